@@ -1,0 +1,1 @@
+//! Firmware headers, JSON and reports

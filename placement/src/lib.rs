@@ -1,0 +1,1 @@
+//! Platforms, placements and their cost

@@ -1,0 +1,277 @@
+//! The weighted task graph and its exports.
+
+use std::fmt::Write as _;
+
+use corera_trace_ingest::{TaskKind, Trace, Warning};
+use petgraph::graph::{NodeIndex, UnGraph};
+use serde::Serialize;
+
+use crate::{aggregate, derive};
+
+/// Per-task behaviour measured from the trace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskMetrics {
+    /// Task id in the trace.
+    pub id: u32,
+    /// Task name.
+    pub name: String,
+    /// Task, ISR or idle.
+    pub kind: TaskKind,
+    /// Priority as traced, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i32>,
+    /// CPU time (RUNNING) in ns; ISR time is not counted for the task it
+    /// interrupted.
+    pub running_ns: u64,
+    /// Time ready but not running (READY) in ns.
+    pub ready_ns: u64,
+    /// Activations (job releases).
+    pub activations: u64,
+    /// Completed jobs.
+    pub jobs: u64,
+    /// Completed jobs per second of trace.
+    pub throughput_hz: f64,
+    /// RUNNING time / trace duration (0 ..= 1 on one core).
+    pub utilisation: f64,
+    /// Mean response time (release to finish) in ns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_mean_ns: Option<u64>,
+    /// 95th percentile response time in ns (the smallest observed value
+    /// with at least 95 % of jobs at or below it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_p95_ns: Option<u64>,
+    /// Largest response time in ns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_max_ns: Option<u64>,
+    /// Inferred activation period in ns, when activations are periodic: at
+    /// least [`PERIOD_MIN_GAPS`] gaps whose coefficient of variation is at
+    /// most [`PERIOD_MAX_CV`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_ns: Option<u64>,
+}
+
+/// Fewest activation gaps from which a period is inferred.
+pub const PERIOD_MIN_GAPS: u64 = 3;
+/// Largest coefficient of variation (std / mean) of activation gaps that
+/// still counts as periodic: 10 % tolerates typical release jitter while
+/// rejecting event-driven tasks.
+pub const PERIOD_MAX_CV: f64 = 0.10;
+
+/// Interactions from one task to another.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Edge {
+    /// Sending / notifying / waking task id.
+    pub src: u32,
+    /// Receiving / notified / woken task id.
+    pub dst: u32,
+    /// Messages passed.
+    pub messages: u64,
+    /// Bytes in those messages (where sizes are known).
+    pub bytes: u64,
+    /// Event or notification sets aimed at `dst`.
+    pub notifications: u64,
+    /// Wakeups of `dst` by `src`.
+    pub wakeups: u64,
+    /// Traffic weight: messages + notifications + wakeups. A message that
+    /// also wakes its receiver counts twice, as it costs a transfer and an
+    /// inter-core interrupt when the two tasks are on different cores.
+    pub weight: u64,
+}
+
+/// Two tasks that use the same semaphores or mutexes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Affinity {
+    /// Lower task id.
+    pub a: u32,
+    /// Higher task id.
+    pub b: u32,
+    /// Number of semaphores or mutexes both use.
+    pub shared_objects: u64,
+    /// Affinity weight: per shared object, the smaller of the two tasks'
+    /// take counts, summed.
+    pub weight: u64,
+}
+
+/// Tasks weighted by load and throughput, edges by inter-task traffic.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskGraph {
+    /// Traced time span in ns.
+    pub duration_ns: u64,
+    /// One entry per trace task, indexed by task id.
+    pub tasks: Vec<TaskMetrics>,
+    /// Directed interaction edges, sorted by (src, dst).
+    pub edges: Vec<Edge>,
+    /// Undirected shared-resource affinities, sorted by (a, b).
+    pub affinities: Vec<Affinity>,
+}
+
+/// The task graph could not be computed.
+#[derive(Debug, thiserror::Error)]
+#[error("could not aggregate the trace")]
+pub struct GraphError(#[from] polars::error::PolarsError);
+
+impl TaskGraph {
+    /// Builds the task graph of `trace`, with warnings about events that
+    /// did not fit the tasks' states.
+    ///
+    /// # Errors
+    /// Only if polars fails, which indicates a bug.
+    pub fn build(trace: &Trace) -> Result<(TaskGraph, Vec<Warning>), GraphError> {
+        let n = trace.tasks.len();
+        let (tables, warnings) = derive::derive(trace);
+        let agg = aggregate::tasks(&tables, n)?;
+        let duration_ns = trace.duration();
+        let seconds = duration_ns as f64 / 1e9;
+        let per_second = |x: u64| if seconds > 0.0 { x as f64 / seconds } else { 0.0 };
+        let tasks = trace
+            .tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let period_ns = match (agg.gap_mean_ns[i], agg.gap_std_ns[i]) {
+                    (Some(mean), Some(std)) if agg.gaps[i] >= PERIOD_MIN_GAPS && mean > 0.0 && std / mean <= PERIOD_MAX_CV => {
+                        Some(mean.round() as u64)
+                    }
+                    _ => None,
+                };
+                TaskMetrics {
+                    id: i as u32,
+                    name: t.name.clone(),
+                    kind: t.kind,
+                    priority: t.priority,
+                    running_ns: agg.running_ns[i],
+                    ready_ns: agg.ready_ns[i],
+                    activations: agg.activations[i],
+                    jobs: agg.jobs[i],
+                    throughput_hz: per_second(agg.jobs[i]),
+                    utilisation: if duration_ns > 0 { agg.running_ns[i] as f64 / duration_ns as f64 } else { 0.0 },
+                    response_mean_ns: agg.response_mean_ns[i].map(|m| m.round() as u64),
+                    response_p95_ns: agg.response_p95_ns[i],
+                    response_max_ns: agg.response_max_ns[i],
+                    period_ns,
+                }
+            })
+            .collect();
+        let edges = aggregate::pairs(&tables)?
+            .into_iter()
+            .map(|p| Edge {
+                src: p.src,
+                dst: p.dst,
+                messages: p.messages,
+                bytes: p.bytes,
+                notifications: p.notifications,
+                wakeups: p.wakeups,
+                weight: p.messages + p.notifications + p.wakeups,
+            })
+            .collect();
+        let affinities = aggregate::affinities(&tables)?
+            .into_iter()
+            .map(|(a, b, weight, shared_objects)| Affinity { a, b, shared_objects, weight })
+            .collect();
+        Ok((TaskGraph { duration_ns, tasks, edges, affinities }, warnings))
+    }
+
+    /// Total traffic weight between two tasks, both directions plus their
+    /// shared-resource affinity.
+    pub fn traffic_between(&self, a: u32, b: u32) -> u64 {
+        let directed: u64 = self
+            .edges
+            .iter()
+            .filter(|e| (e.src, e.dst) == (a, b) || (e.src, e.dst) == (b, a))
+            .map(|e| e.weight)
+            .sum();
+        let (lo, hi) = (a.min(b), a.max(b));
+        let shared: u64 = self.affinities.iter().filter(|x| (x.a, x.b) == (lo, hi)).map(|x| x.weight).sum();
+        directed + shared
+    }
+
+    /// The undirected traffic graph over the placeable tasks (tasks and
+    /// ISRs; idle tasks are left out). Node weights are task ids; edge
+    /// weights are interaction weights plus affinities, both directions
+    /// summed. Nodes are in task-id order.
+    pub fn traffic_graph(&self) -> UnGraph<u32, u64> {
+        let mut g = UnGraph::default();
+        let mut node = vec![None; self.tasks.len()];
+        for t in self.tasks.iter().filter(|t| t.kind != TaskKind::Idle) {
+            node[t.id as usize] = Some(g.add_node(t.id));
+        }
+        let mut add = |a: u32, b: u32, w: u64| {
+            if let (Some(x), Some(y)) = (node[a as usize], node[b as usize])
+                && w > 0
+            {
+                match g.find_edge(x, y) {
+                    Some(e) => g[e] += w,
+                    None => {
+                        g.add_edge(x, y, w);
+                    }
+                }
+            }
+        };
+        for e in &self.edges {
+            add(e.src, e.dst, e.weight);
+        }
+        for a in &self.affinities {
+            add(a.a, a.b, a.weight);
+        }
+        g
+    }
+
+    /// Number of groups of tasks that interact with each other (connected
+    /// components of the traffic graph, isolated tasks counted singly).
+    pub fn communication_groups(&self) -> usize {
+        petgraph::algo::connected_components(&self.traffic_graph())
+    }
+
+    /// Graphviz DOT text: boxes for tasks (ISRs as ellipses), labelled with
+    /// utilisation and throughput; solid arrows for interactions, dashed
+    /// lines for shared resources. With `cores`, tasks are coloured by the
+    /// core at their task id.
+    pub fn to_dot(&self, cores: Option<&[u16]>) -> String {
+        const PALETTE: [&str; 8] =
+            ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5"];
+        let mut s = String::from("digraph tasks {\n  rankdir=LR;\n  node [shape=box, style=filled, fillcolor=white];\n");
+        for t in self.tasks.iter().filter(|t| t.kind != TaskKind::Idle) {
+            let shape = if t.kind == TaskKind::Isr { ", shape=ellipse" } else { "" };
+            let fill = match cores {
+                Some(c) => format!(", fillcolor=\"{}\"", PALETTE[usize::from(c[t.id as usize]) % PALETTE.len()]),
+                None => String::new(),
+            };
+            let core = cores.map_or(String::new(), |c| format!("\\ncore {}", c[t.id as usize]));
+            let _ = writeln!(
+                s,
+                "  t{} [label=\"{}\\n{:.1} % | {:.0} Hz{}\"{}{}];",
+                t.id,
+                t.name.replace('\\', "\\\\").replace('"', "\\\""),
+                t.utilisation * 100.0,
+                t.throughput_hz,
+                core,
+                shape,
+                fill
+            );
+        }
+        let max = self.edges.iter().map(|e| e.weight).max().unwrap_or(1).max(1) as f64;
+        for e in &self.edges {
+            let cross = cores.is_some_and(|c| c[e.src as usize] != c[e.dst as usize]);
+            let _ = writeln!(
+                s,
+                "  t{} -> t{} [label=\"{}\", penwidth={:.1}{}];",
+                e.src,
+                e.dst,
+                e.weight,
+                1.0 + 4.0 * e.weight as f64 / max,
+                if cross { ", color=red" } else { "" }
+            );
+        }
+        for a in &self.affinities {
+            let _ = writeln!(s, "  t{} -> t{} [dir=none, style=dashed, label=\"{} shared\"];", a.a, a.b, a.weight);
+        }
+        s.push_str("}\n");
+        s
+    }
+
+    /// Index of the node for task `id` in [`TaskGraph::traffic_graph`].
+    pub fn node_of(&self, id: u32) -> Option<NodeIndex> {
+        let position = self.tasks.iter().filter(|t| t.kind != TaskKind::Idle).position(|t| t.id == id)?;
+        Some(NodeIndex::new(position))
+    }
+}
