@@ -1,1 +1,142 @@
-//! Placement solvers
+//! Placement solvers.
+//!
+//! The fourth stage of corera's pipeline: find the [`Placement`] of a
+//! [`Problem`] on a [`Platform`] that minimises the
+//! [`Objective`](corera_placement::Objective) (load above the balance
+//! limit first, then cross-core traffic), and say how good it is.
+//!
+//! # Brief overview
+//! - [`Solver`]: the one trait every method implements.
+//! - [`Greedy`]: heaviest task first onto the core that adds the least
+//!   cross traffic, then single-task moves while they help. Fast baseline.
+//! - [`Exhaustive`]: branch and bound over every placement (identical cores
+//!   counted once), in parallel; proves optimality within a node budget.
+//! - [`portfolio`]: greedy first, then exhaustive warm-started from it.
+//!
+//! # Example
+//! ```
+//! use corera_placement::{Platform, Problem};
+//! use corera_search::{portfolio, Options};
+//!
+//! let problem = Problem::new(
+//!     vec!["A".into(), "B".into(), "C".into(), "D".into()],
+//!     vec![30, 20, 30, 20],
+//!     vec![(0, 1, 9), (2, 3, 9), (1, 2, 1)],
+//!     100,
+//! );
+//! let solution = portfolio(&problem, &Platform::identical(2), &Options::default())?;
+//! assert!(solution.proven_optimal);
+//! assert_eq!(solution.objective.cross_traffic, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod exhaustive;
+mod greedy;
+
+use corera_placement::{Cost, Objective, Placement, Platform, Problem};
+use serde::Serialize;
+
+pub use exhaustive::Exhaustive;
+pub use greedy::Greedy;
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Solution {
+    /// The best placement found (free cores numbered in order of first use).
+    pub placement: Placement,
+    /// Its objective.
+    pub objective: Objective,
+    /// A proven lower bound on the objective of every placement
+    /// (equal to `objective` when proven optimal).
+    pub lower_bound: Objective,
+    /// Whether `placement` is proven optimal.
+    pub proven_optimal: bool,
+    /// Name of the method that found `placement`.
+    pub method: String,
+    /// Search nodes (partial placements) explored, summed over methods.
+    pub nodes: u64,
+    /// Notes for the user (relaxed limits, budgets hit).
+    pub notes: Vec<String>,
+}
+
+impl Solution {
+    /// Relative gap between the cross traffic found and its lower bound:
+    /// 0 when proven optimal, 1 when the bound says nothing (or only
+    /// bounds the overload).
+    pub fn gap(&self) -> f64 {
+        let found = self.objective.cross_traffic;
+        if self.proven_optimal || found == 0 {
+            0.0
+        } else if self.lower_bound.overload_ns < self.objective.overload_ns {
+            1.0
+        } else {
+            (found - self.lower_bound.cross_traffic.min(found)) as f64 / found as f64
+        }
+    }
+}
+
+/// A search failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The problem has no tasks.
+    #[error("there are no tasks to place")]
+    Empty,
+    /// The search stopped before finding any placement.
+    #[error("the search stopped after {nodes} nodes without a placement; raise the node budget")]
+    Budget {
+        /// Nodes explored.
+        nodes: u64,
+    },
+}
+
+/// A placement method. Implementations are deterministic: the same problem
+/// and options give the same solution, whatever the thread count.
+pub trait Solver {
+    /// Short name, reported as the method that found a solution.
+    fn name(&self) -> &'static str;
+    /// Searches for a placement; `incumbent` is a known solution to beat.
+    fn solve(&self, problem: &Problem, platform: &Platform, incumbent: Option<&Solution>) -> Result<Solution, SearchError>;
+}
+
+/// Options of the portfolio.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Options {
+    /// Node budget of the exhaustive search (default 200 million, a few
+    /// seconds on two cores); past it the best placement found is returned
+    /// unproven.
+    pub node_budget: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { node_budget: 200_000_000 }
+    }
+}
+
+/// Runs greedy, then the exhaustive search within the node budget, and
+/// returns the best solution with what is proven about it.
+///
+/// # Errors
+/// [`SearchError::Empty`] for a problem without tasks.
+pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> Result<Solution, SearchError> {
+    let greedy = Greedy.solve(problem, platform, None)?;
+    let exact = Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&greedy))?;
+    let mut best = if exact.objective < greedy.objective { exact.clone() } else { greedy.clone() };
+    best.proven_optimal = exact.proven_optimal;
+    best.lower_bound = exact.lower_bound;
+    best.nodes = greedy.nodes + exact.nodes;
+    best.notes = exact.notes;
+    Ok(best)
+}
+
+/// Evaluates a placement into a [`Solution`] shell.
+fn solution(problem: &Problem, platform: &Platform, placement: Placement, method: &str, nodes: u64) -> Solution {
+    let placement = placement.canonical(platform.cores, &problem.pinned_cores(platform.cores));
+    let objective = Cost::of(problem, platform, &placement).objective;
+    let lower_bound = Objective { overload_ns: 0, cross_traffic: 0 };
+    Solution { placement, objective, lower_bound, proven_optimal: false, method: method.into(), nodes, notes: vec![] }
+}
+
+#[cfg(test)]
+mod tests;

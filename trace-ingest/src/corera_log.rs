@@ -203,7 +203,7 @@ impl Reader {
             self.line = self.line.max(1);
             return Err(self.error(0, ParseErrorKind::Empty { expected: EXAMPLE_HEADER }));
         }
-        Ok(Parsed { trace: self.trace, warnings: self.warnings })
+        Ok(Parsed { trace: self.trace, warnings: self.warnings, source: Default::default(), format: NAME })
     }
 
     fn header(&mut self, text: &str) -> LineResult<()> {

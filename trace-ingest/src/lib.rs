@@ -30,11 +30,13 @@
 
 pub mod corera_log;
 mod error;
+mod fingerprint;
 pub mod model;
 
 use std::io::BufRead;
 
 pub use error::{ParseError, ParseErrorKind, ReadError, Warning};
+pub use fingerprint::Fingerprint;
 pub use model::{
     Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task,
     TaskId, TaskKind, Trace, TraceSummary,
@@ -47,6 +49,10 @@ pub struct Parsed {
     pub trace: Trace,
     /// Recoverable oddities, in input order.
     pub warnings: Vec<Warning>,
+    /// Size and hash of the bytes read (set by [`read`]).
+    pub source: Fingerprint,
+    /// Name of the format that was read (set by [`read`]).
+    pub format: &'static str,
 }
 
 /// One input format.
@@ -97,6 +103,17 @@ fn reader_for(choice: FormatChoice, path: &str) -> Box<dyn TraceFormat> {
 /// [`ReadError::Parse`] for malformed input, [`ReadError::Io`] when reading
 /// fails.
 pub fn read(input: &mut dyn BufRead, path: &str, choice: FormatChoice) -> Result<Parsed, ReadError> {
+    let mut input = fingerprint::Fingerprinting::new(input);
+    let mut parsed = read_format(&mut input, path, choice)?;
+    // Whatever the reader left unread (a stopped-early reader) still
+    // belongs to the input's fingerprint.
+    std::io::copy(&mut input, &mut std::io::sink())
+        .map_err(|source| ReadError::Io { path: path.to_string(), source })?;
+    parsed.source = input.fingerprint;
+    Ok(parsed)
+}
+
+fn read_format(input: &mut dyn BufRead, path: &str, choice: FormatChoice) -> Result<Parsed, ReadError> {
     let io = |source| ReadError::Io { path: path.to_string(), source };
     if choice == FormatChoice::Auto {
         let head = input.fill_buf().map_err(io)?;

@@ -72,6 +72,16 @@ fn writer_output_reads_back_to_the_same_trace() {
 }
 
 #[test]
+fn fingerprint_covers_every_input_byte() {
+    let parsed = parse(SMALL).unwrap();
+    assert_eq!(parsed.source, Fingerprint::of(SMALL.as_bytes()));
+    assert_eq!(parsed.source.bytes, SMALL.len() as u64);
+    assert_ne!(parsed.source, Fingerprint::of(&SMALL.as_bytes()[1..]));
+    // FNV-1a 64 reference value of "a".
+    assert_eq!(Fingerprint::of(b"a").fnv1a64, 0xaf63dc4c8601ec8c);
+}
+
+#[test]
 fn tick_clock_converts_to_ns() {
     let parsed = parse("corera-log 1 clock=ticks rate=1000\ntask 1 task 1 A\n3 0 rdy 1\n").unwrap();
     assert_eq!(parsed.trace.events[0].time, 3_000_000);

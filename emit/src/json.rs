@@ -1,0 +1,81 @@
+//! The analysis JSON.
+//!
+//! # Format
+//! One object, `schema_version` first. Fields are added, never renamed or
+//! removed, within a schema version; consumers must ignore unknown fields.
+//! The book's JSON page documents every field with an example.
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::{Emitter, Report, VERSION};
+
+/// Version of the analysis JSON schema.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The `analysis.json` emitter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Json;
+
+#[derive(Serialize)]
+struct PlacedTask<'a> {
+    task: &'a str,
+    id: u32,
+    core: u16,
+    pinned: bool,
+    load_ns: u64,
+}
+
+impl Emitter for Json {
+    fn name(&self) -> &'static str {
+        "json"
+    }
+
+    fn file_name(&self) -> &'static str {
+        "analysis.json"
+    }
+
+    fn emit(&self, r: &Report<'_>) -> Vec<u8> {
+        let p = r.problem;
+        let placement: Vec<PlacedTask<'_>> = (0..p.len())
+            .map(|i| PlacedTask {
+                task: &p.names[i],
+                id: p.task_ids[i],
+                core: r.solution.placement.core_of[i],
+                pinned: p.pinned[i].is_some(),
+                load_ns: p.load[i],
+            })
+            .collect();
+        let s = r.solution;
+        let value = json!({
+            "schema_version": SCHEMA_VERSION,
+            "corera_version": VERSION,
+            "input": { "name": r.input_name, "format": r.format, "bytes": r.source.bytes, "fnv1a64": format!("{:016x}", r.source.fnv1a64) },
+            "trace": r.trace,
+            "graph": {
+                "communication_groups": r.graph.communication_groups(),
+                "duration_ns": r.graph.duration_ns,
+                "tasks": r.graph.tasks,
+                "edges": r.graph.edges,
+                "affinities": r.graph.affinities,
+            },
+            "platform": r.platform,
+            "search": {
+                "method": s.method,
+                "proven_optimal": s.proven_optimal,
+                "cross_traffic": s.objective.cross_traffic,
+                "overload_ns": s.objective.overload_ns,
+                "lower_bound": s.lower_bound,
+                "gap": s.gap(),
+                "nodes": s.nodes,
+                "notes": s.notes,
+            },
+            "placement": placement,
+            "cost": r.cost,
+            "warnings": r.warnings.iter().map(|w| json!({ "line": w.line, "message": w.message })).collect::<Vec<_>>(),
+        });
+        let mut out = serde_json::to_vec_pretty(&value).expect("JSON values always serialise");
+        out.push(b'\n');
+        out
+    }
+}

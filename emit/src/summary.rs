@@ -1,0 +1,84 @@
+//! The text summary that `corera analyze` prints.
+
+use std::fmt::Write as _;
+
+use corera_trace_ingest::TaskKind;
+
+use crate::Report;
+
+fn ms(ns: u64) -> String {
+    format!("{:.3}", ns as f64 / 1e6)
+}
+
+/// A short table: one row per task (kind, priority, load, throughput,
+/// p95 response, traffic, core), then the placement's cross-core traffic
+/// and per-core load.
+pub fn summary(r: &Report<'_>) -> String {
+    let mut s = String::new();
+    let t = r.trace;
+    let _ = writeln!(
+        s,
+        "{}: {} tasks ({} ISRs), {} events, {} s, format {}",
+        r.input_name,
+        t.tasks,
+        t.isrs,
+        t.events,
+        format_args!("{:.3}", t.duration_ns as f64 / 1e9),
+        r.format
+    );
+    let p = r.problem;
+    let name_width = p.names.iter().map(|n| n.chars().count()).max().unwrap_or(4).max(4);
+    let _ = writeln!(
+        s,
+        "\n{:<name_width$}  {:<4} {:>5} {:>7} {:>9} {:>11} {:>8} {:>4}",
+        "task", "kind", "prio", "load %", "jobs/s", "p95 resp ms", "traffic", "core"
+    );
+    for i in 0..p.len() {
+        let m = &r.graph.tasks[p.task_ids[i] as usize];
+        let traffic: u64 = p.adjacency[i].iter().map(|a| a.1).sum();
+        let kind = match m.kind {
+            TaskKind::Isr => "isr",
+            _ => "task",
+        };
+        let _ = writeln!(
+            s,
+            "{:<name_width$}  {:<4} {:>5} {:>7.2} {:>9.1} {:>11} {:>8} {:>4}{}",
+            p.names[i],
+            kind,
+            m.priority.map_or("-".to_string(), |x| x.to_string()),
+            m.utilisation * 100.0,
+            m.throughput_hz,
+            m.response_p95_ns.map_or("-".to_string(), ms),
+            traffic,
+            r.solution.placement.core_of[i],
+            if p.pinned[i].is_some() { "*" } else { "" }
+        );
+    }
+    let sol = r.solution;
+    let total = r.cost.total_traffic;
+    let _ = writeln!(
+        s,
+        "\nplacement on {} cores: cross-core traffic {} of {} ({:.1} %), {}{}",
+        r.platform.cores,
+        sol.objective.cross_traffic,
+        total,
+        if total == 0 { 0.0 } else { sol.objective.cross_traffic as f64 * 100.0 / total as f64 },
+        sol.method,
+        if sol.proven_optimal { ", proven optimal".to_string() } else { format!(", lower bound {}, gap {:.1} %", sol.lower_bound.cross_traffic, sol.gap() * 100.0) }
+    );
+    for (c, u) in r.cost.core_utilisation.iter().enumerate() {
+        let n = sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();
+        let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", u * 100.0);
+    }
+    let _ = writeln!(
+        s,
+        "imbalance {:.1} % (limit: {:.1} % load per core){}",
+        r.cost.imbalance * 100.0,
+        r.cost.balance_limit_ns as f64 * 100.0 / r.problem.horizon_ns.max(1) as f64,
+        if p.pinned.iter().any(Option::is_some) { "; * = pinned" } else { "" }
+    );
+    for note in &sol.notes {
+        let _ = writeln!(s, "note: {note}");
+    }
+    s
+}

@@ -1,0 +1,69 @@
+//! Emitter tests on a small pipeline run.
+
+use corera_placement::{Cost, Platform, Problem};
+use corera_search::{Options, portfolio};
+use corera_task_graph::TaskGraph;
+use corera_trace_ingest::{FormatChoice, TraceSummary, read};
+
+use crate::{CHeader, Emitter, Json, Report, c_identifiers, summary};
+
+#[test]
+fn c_identifiers_are_valid_unique_and_deterministic() {
+    let ids = c_identifiers(["motor ctl", "Motor-Ctl", "1wire", "", "ä", "x__y", "MOTOR_CTL"]);
+    assert_eq!(ids, ["MOTOR_CTL", "MOTOR_CTL_2", "_1WIRE", "TASK", "TASK_2", "X_Y", "MOTOR_CTL_3"]);
+}
+
+const LOG: &str = "corera-log 1 clock=us\n\
+task 1 task 3 Net Rx\ntask 2 task 2 Parser\ntask 3 task 1 \"Quoted\"\ntask 4 isr 9 Irq\n\
+0 0 rdy 1\n0 0 in 1\n5 0 send 1 q 64\n10 0 out 1 done\n10 0 rdy 2\n10 0 in 2\n10 0 recv 2 q 64\n\
+15 0 ienter 4\n16 0 iexit 4\n30 0 send 2 r 8\n40 0 out 2 done\n40 0 rdy 3\n40 0 in 3\n40 0 recv 3 r 8\n70 0 out 3 done\n";
+
+fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
+    let parsed = read(&mut LOG.as_bytes(), "demo.log", FormatChoice::Auto).unwrap();
+    let summary = TraceSummary::of(&parsed.trace);
+    let (graph, warnings) = TaskGraph::build(&parsed.trace).unwrap();
+    let platform = Platform::identical(2);
+    let problem = Problem::from_graph(&graph, &platform, &[]).unwrap();
+    let solution = portfolio(&problem, &platform, &Options::default()).unwrap();
+    let cost = Cost::of(&problem, &platform, &solution.placement);
+    let report = Report {
+        input_name: "demo.log",
+        format: parsed.format,
+        source: parsed.source,
+        trace: &summary,
+        graph: &graph,
+        platform: &platform,
+        problem: &problem,
+        solution: &solution,
+        cost: &cost,
+        warnings: &warnings,
+    };
+    f(&report)
+}
+
+#[test]
+fn header_snapshot() {
+    let text = with_report(|r| String::from_utf8(CHeader.emit(r)).unwrap());
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn json_has_schema_version_first_and_the_placement() {
+    let bytes = with_report(|r| Json.emit(r));
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(text.starts_with("{\n  \"schema_version\": 1,"), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["placement"].as_array().unwrap().len(), 4);
+    assert_eq!(v["placement"][3]["task"], "Irq");
+    assert_eq!(v["placement"][3]["pinned"], true);
+    assert_eq!(v["search"]["proven_optimal"], true);
+    assert_eq!(v["input"]["bytes"], LOG.len());
+}
+
+#[test]
+fn summary_lists_every_task_and_core() {
+    let text = with_report(summary);
+    for needle in ["Net Rx", "Parser", "\"Quoted\"", "Irq", "core 0:", "core 1:", "proven optimal", "* = pinned"] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}

@@ -1,0 +1,323 @@
+//! Exact search: depth-first branch and bound over all placements.
+//!
+//! Tasks are assigned one by one (pinned tasks first, then by descending
+//! traffic degree, so that costly decisions come early). A partial
+//! placement is pruned when
+//! - a core would exceed the balance limit, or the load still to place no
+//!   longer fits in what the cores have left;
+//! - its cross traffic plus a lower bound for the unassigned tasks (each
+//!   pays at least its cheapest core's traffic to already-assigned
+//!   neighbours) reaches the best placement known.
+//!
+//! Identical cores are interchangeable: an unassigned task may go to any
+//! core already in use or to the lowest-numbered empty one, so each
+//! placement is enumerated once up to core renaming. Cores holding pinned
+//! tasks keep their identity.
+//!
+//! The tree is split into subtrees at a fixed depth, searched in parallel
+//! with rayon; each subtree starts from the same incumbent and results are
+//! merged by (cost, subtree index), so the answer does not depend on the
+//! thread count.
+
+use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
+use rayon::prelude::*;
+
+use crate::{SearchError, Solution, Solver, solution};
+
+/// Branch and bound over every placement, within a node budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Exhaustive {
+    /// Largest number of search nodes; past it the search stops and
+    /// reports what it found without a proof.
+    pub node_budget: u64,
+}
+
+/// Aim for this many subtrees per search, so that two to a few dozen
+/// threads all get work.
+const SUBTREES: usize = 64;
+
+struct Tree<'a> {
+    problem: &'a Problem,
+    k: usize,
+    /// Task at each depth.
+    order: Vec<usize>,
+    /// Per depth: neighbours at smaller depths, `(depth, weight)`.
+    earlier: Vec<Vec<(usize, u64)>>,
+    /// Per depth: the pinned core, if any.
+    pinned: Vec<Option<usize>>,
+    /// Per depth: load still to place from this depth on.
+    remaining: Vec<u64>,
+    /// Cores that hold pinned tasks (not interchangeable).
+    fixed: Vec<bool>,
+    limit: u64,
+}
+
+#[derive(Clone)]
+struct State {
+    assign: Vec<CoreId>,
+    load: Vec<u64>,
+    count: Vec<u32>,
+    cross: u64,
+    overload: u64,
+}
+
+impl State {
+    fn objective(&self) -> Objective {
+        Objective { overload_ns: self.overload, cross_traffic: self.cross }
+    }
+}
+
+/// A step: extra overload, extra cross traffic, core.
+type Step = (u64, u64, usize);
+
+struct Search<'t, 'a> {
+    tree: &'t Tree<'a>,
+    best: Objective,
+    best_assign: Option<Vec<CoreId>>,
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+}
+
+impl<'a> Tree<'a> {
+    fn new(problem: &'a Problem, platform: &Platform, limit: u64) -> Tree<'a> {
+        let n = problem.len();
+        let k = platform.cores as usize;
+        let degree: Vec<u64> = (0..n).map(|i| problem.adjacency[i].iter().map(|a| a.1).sum()).collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (problem.pinned[i].is_none(), std::cmp::Reverse(degree[i]), std::cmp::Reverse(problem.load[i]), i));
+        let mut depth_of = vec![0; n];
+        for (d, &i) in order.iter().enumerate() {
+            depth_of[i] = d;
+        }
+        let earlier = order
+            .iter()
+            .enumerate()
+            .map(|(d, &i)| {
+                problem.adjacency[i].iter().map(|&(j, w)| (depth_of[j as usize], w)).filter(|&(dj, _)| dj < d).collect()
+            })
+            .collect();
+        let pinned = order.iter().map(|&i| problem.pinned[i].map(usize::from)).collect();
+        let mut remaining = vec![0; n + 1];
+        for d in (0..n).rev() {
+            remaining[d] = remaining[d + 1] + problem.load[order[d]];
+        }
+        Tree { problem, k, order, earlier, pinned, remaining, fixed: problem.pinned_cores(platform.cores), limit }
+    }
+
+    fn root(&self) -> State {
+        State { assign: vec![0; self.order.len()], load: vec![0; self.k], count: vec![0; self.k], cross: 0, overload: 0 }
+    }
+
+    /// Cores the task at `depth` may go to, with the overload and cross
+    /// traffic each adds, cheapest first.
+    fn candidates(&self, s: &State, depth: usize) -> Vec<Step> {
+        let task_load = self.problem.load[self.order[depth]];
+        let cores: Vec<usize> = match self.pinned[depth] {
+            Some(c) => vec![c],
+            None => {
+                let first_empty = (0..self.k).find(|&c| !self.fixed[c] && s.count[c] == 0);
+                (0..self.k).filter(|&c| s.count[c] > 0 || Some(c) == first_empty).collect()
+            }
+        };
+        let mut out: Vec<Step> = cores
+            .into_iter()
+            .map(|c| {
+                let over = (s.load[c] + task_load).saturating_sub(self.limit) - s.load[c].saturating_sub(self.limit);
+                let delta = self.earlier[depth].iter().filter(|&&(q, _)| s.assign[q] as usize != c).map(|&(_, w)| w).sum();
+                (over, delta, c)
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Lower bound on the objective of every completion of `s`.
+    fn bound(&self, s: &State, depth: usize) -> Objective {
+        let room: u64 = s.load.iter().map(|&l| self.limit.saturating_sub(l)).sum();
+        Objective {
+            overload_ns: s.overload + self.remaining[depth].saturating_sub(room),
+            cross_traffic: s.cross + self.cross_bound(s, depth),
+        }
+    }
+
+    /// Lower bound on the cross traffic the unassigned tasks add through
+    /// edges to assigned ones.
+    fn cross_bound(&self, s: &State, depth: usize) -> u64 {
+        let mut total = 0;
+        let mut to_core = vec![0u64; self.k];
+        for d in depth..self.order.len() {
+            to_core.iter_mut().for_each(|x| *x = 0);
+            let mut all = 0;
+            for &(q, w) in &self.earlier[d] {
+                if q < depth {
+                    to_core[s.assign[q] as usize] += w;
+                    all += w;
+                }
+            }
+            if all == 0 {
+                continue;
+            }
+            let keep = match self.pinned[d] {
+                Some(c) => to_core[c],
+                None => to_core.iter().copied().max().unwrap_or(0),
+            };
+            total += all - keep;
+        }
+        total
+    }
+
+    fn apply(&self, s: &mut State, depth: usize, (over, delta, core): Step) {
+        s.assign[depth] = core as CoreId;
+        s.load[core] += self.problem.load[self.order[depth]];
+        s.count[core] += 1;
+        s.cross += delta;
+        s.overload += over;
+    }
+
+    fn undo(&self, s: &mut State, depth: usize, (over, delta, core): Step) {
+        s.load[core] -= self.problem.load[self.order[depth]];
+        s.count[core] -= 1;
+        s.cross -= delta;
+        s.overload -= over;
+    }
+
+    /// Every feasible partial placement of the first `depth` tasks.
+    fn prefixes(&self, s: &mut State, at: usize, depth: usize, out: &mut Vec<State>) {
+        if at == depth {
+            out.push(s.clone());
+            return;
+        }
+        for step in self.candidates(s, at) {
+            self.apply(s, at, step);
+            self.prefixes(s, at + 1, depth, out);
+            self.undo(s, at, step);
+        }
+    }
+
+    fn placement(&self, assign: &[CoreId]) -> Placement {
+        let mut core_of = vec![0; self.order.len()];
+        for (d, &i) in self.order.iter().enumerate() {
+            core_of[i] = assign[d];
+        }
+        Placement::new(core_of)
+    }
+}
+
+impl Search<'_, '_> {
+    fn run(&mut self, s: &mut State, depth: usize) {
+        if self.aborted {
+            return;
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            self.aborted = true;
+            return;
+        }
+        let tree = self.tree;
+        if depth == tree.order.len() {
+            if s.objective() < self.best {
+                self.best = s.objective();
+                self.best_assign = Some(s.assign.clone());
+            }
+            return;
+        }
+        if tree.bound(s, depth) >= self.best {
+            return;
+        }
+        for step in tree.candidates(s, depth) {
+            let next = Objective { overload_ns: s.overload + step.0, cross_traffic: s.cross + step.1 };
+            if next >= self.best {
+                break;
+            }
+            tree.apply(s, depth, step);
+            self.run(s, depth + 1);
+            tree.undo(s, depth, step);
+        }
+    }
+}
+
+/// Outcome of a search: the best assignment found below `upper`, whether
+/// the whole tree was searched, and a lower bound on the optimum.
+struct Outcome {
+    best: Option<(Objective, Vec<CoreId>)>,
+    complete: bool,
+    lower_bound: Objective,
+    nodes: u64,
+}
+
+fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
+    let n = tree.order.len();
+    let mut depth = 0;
+    let mut prefixes = vec![tree.root()];
+    while depth < n && prefixes.len() < SUBTREES {
+        depth = (depth + 4).min(n);
+        prefixes.clear();
+        tree.prefixes(&mut tree.root(), 0, depth, &mut prefixes);
+    }
+    let per_tree = (budget / prefixes.len().max(1) as u64).max(1);
+    let results: Vec<(Option<(Objective, Vec<CoreId>)>, bool, Objective, u64)> = prefixes
+        .into_par_iter()
+        .map(|mut s| {
+            let root_bound = tree.bound(&s, depth);
+            let mut search = Search { tree, best: upper, best_assign: None, nodes: 0, budget: per_tree, aborted: false };
+            search.run(&mut s, depth);
+            let best = search.best_assign.map(|a| (search.best, a));
+            // A finished subtree holds nothing better than its best (or the
+            // incumbent); an unfinished one at least its root bound.
+            let bound = if search.aborted { root_bound.min(upper) } else { best.as_ref().map_or(upper, |b| b.0) };
+            (best, !search.aborted, bound, search.nodes)
+        })
+        .collect();
+    let mut outcome = Outcome { best: None, complete: true, lower_bound: upper, nodes: 0 };
+    for (best, complete, bound, nodes) in results {
+        outcome.nodes += nodes;
+        outcome.complete &= complete;
+        outcome.lower_bound = outcome.lower_bound.min(bound);
+        if let Some(b) = best
+            && outcome.best.as_ref().is_none_or(|o| b.0 < o.0)
+        {
+            outcome.best = Some(b);
+        }
+    }
+    outcome
+}
+
+impl Solver for Exhaustive {
+    fn name(&self) -> &'static str {
+        "exhaustive"
+    }
+
+    fn solve(&self, problem: &Problem, platform: &Platform, incumbent: Option<&Solution>) -> Result<Solution, SearchError> {
+        if problem.is_empty() {
+            return Err(SearchError::Empty);
+        }
+        let limit = platform.balance_limit(problem.total_load());
+        let tree = Tree::new(problem, platform, limit);
+        let upper = incumbent.map_or(Objective { overload_ns: u64::MAX, cross_traffic: u64::MAX }, |s| s.objective);
+        let outcome = search(&tree, upper, self.node_budget);
+        let mut result = match (outcome.best, incumbent) {
+            (Some((_, assign)), _) => solution(problem, platform, tree.placement(&assign), self.name(), 0),
+            (None, Some(inc)) => inc.clone(),
+            // Without an incumbent every complete placement beats `upper`,
+            // so nothing found means the budget ran out first.
+            (None, None) => return Err(SearchError::Budget { nodes: outcome.nodes }),
+        };
+        result.proven_optimal = outcome.complete;
+        result.lower_bound = if outcome.complete { result.objective } else { outcome.lower_bound.min(result.objective) };
+        result.notes.clear();
+        if !outcome.complete {
+            result.notes.push(format!("node budget of {} reached: the placement is not proven optimal", self.node_budget));
+        }
+        if result.objective.overload_ns > 0 {
+            result.notes.push(format!(
+                "no placement keeps every core within the balance limit of {:.1} % load{}; \
+                 this one exceeds it least",
+                limit as f64 * 100.0 / problem.horizon_ns.max(1) as f64,
+                if outcome.complete { "" } else { " was found" },
+            ));
+        }
+        result.nodes = outcome.nodes;
+        Ok(result)
+    }
+}

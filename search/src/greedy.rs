@@ -1,0 +1,103 @@
+//! Greedy construction plus single-task moves.
+
+use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
+
+use crate::{SearchError, Solution, Solver, solution};
+
+/// Places tasks heaviest first (pinned tasks before all others) on the
+/// allowed core that keeps it within the balance limit and adds the least
+/// cross traffic (ties: least-loaded core, then lowest index); then moves
+/// single tasks to another core while that lowers the objective.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Greedy;
+
+impl Solver for Greedy {
+    fn name(&self) -> &'static str {
+        "greedy"
+    }
+
+    fn solve(&self, problem: &Problem, platform: &Platform, _incumbent: Option<&Solution>) -> Result<Solution, SearchError> {
+        if problem.is_empty() {
+            return Err(SearchError::Empty);
+        }
+        let n = problem.len();
+        let k = platform.cores as usize;
+        let limit = platform.balance_limit(problem.total_load());
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (problem.pinned[i].is_none(), std::cmp::Reverse(problem.load[i]), i));
+        let mut core_of: Vec<Option<CoreId>> = vec![None; n];
+        let mut load = vec![0u64; k];
+        for &i in &order {
+            let candidates: Vec<usize> = match problem.pinned[i] {
+                Some(c) => vec![c as usize],
+                None => (0..k).collect(),
+            };
+            let best = candidates
+                .into_iter()
+                .min_by_key(|&c| {
+                    let added: u64 = problem.adjacency[i]
+                        .iter()
+                        .filter(|&&(j, _)| core_of[j as usize].is_some_and(|cj| cj as usize != c))
+                        .map(|&(_, w)| w)
+                        .sum();
+                    let over = (load[c] + problem.load[i]).saturating_sub(limit);
+                    (over, added, load[c], c)
+                })
+                .expect("at least one core");
+            core_of[i] = Some(best as CoreId);
+            load[best] += problem.load[i];
+        }
+        let mut core_of: Vec<CoreId> = core_of.into_iter().map(|c| c.expect("all placed")).collect();
+        let moves = improve(problem, platform, &mut core_of, &mut load, limit);
+        Ok(solution(problem, platform, Placement::new(core_of), self.name(), n as u64 + moves))
+    }
+}
+
+/// Moves single unpinned tasks while the objective drops; returns the
+/// number of moves tried.
+fn improve(problem: &Problem, platform: &Platform, core_of: &mut [CoreId], load: &mut [u64], limit: u64) -> u64 {
+    let k = platform.cores as usize;
+    let overload = |load: &[u64]| load.iter().map(|&l| l.saturating_sub(limit)).sum::<u64>();
+    let mut tried = 0;
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for i in 0..problem.len() {
+            if problem.pinned[i].is_some() {
+                continue;
+            }
+            let from = core_of[i] as usize;
+            // Traffic from i to each core.
+            let mut to_core = vec![0u64; k];
+            for &(j, w) in &problem.adjacency[i] {
+                to_core[core_of[j as usize] as usize] += w;
+            }
+            let here = Objective { overload_ns: overload(load), cross_traffic: 0 };
+            let mut best: Option<(Objective, usize)> = None;
+            for to in (0..k).filter(|&c| c != from) {
+                tried += 1;
+                load[from] -= problem.load[i];
+                load[to] += problem.load[i];
+                let o = overload(load);
+                load[to] -= problem.load[i];
+                load[from] += problem.load[i];
+                // Change in cross traffic when i moves from `from` to `to`.
+                let delta = to_core[from] as i128 - to_core[to] as i128;
+                let better = o < here.overload_ns || (o == here.overload_ns && delta < 0);
+                if better {
+                    let key = Objective { overload_ns: o, cross_traffic: (delta + i128::from(u64::MAX / 2)) as u64 };
+                    if best.is_none_or(|(b, _)| key < b) {
+                        best = Some((key, to));
+                    }
+                }
+            }
+            if let Some((_, to)) = best {
+                load[from] -= problem.load[i];
+                load[to] += problem.load[i];
+                core_of[i] = to as CoreId;
+                improved = true;
+            }
+        }
+    }
+    tried
+}

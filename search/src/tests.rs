@@ -1,0 +1,127 @@
+//! Solver tests: the exhaustive search against brute force, determinism
+//! across thread counts, pins and budgets.
+
+use corera_placement::{Cost, Objective, Placement, Platform, Problem};
+use proptest::prelude::*;
+
+use crate::{Exhaustive, Greedy, Options, Solver, portfolio};
+
+/// The best objective over all k^n placements, by plain enumeration.
+fn brute_force(problem: &Problem, platform: &Platform) -> Objective {
+    let n = problem.len();
+    let k = platform.cores as usize;
+    let mut best: Option<Objective> = None;
+    let mut core_of = vec![0u16; n];
+    loop {
+        let allowed = (0..n).all(|i| problem.pinned[i].is_none_or(|c| c == core_of[i]));
+        if allowed {
+            let o = Cost::of(problem, platform, &Placement::new(core_of.clone())).objective;
+            if best.is_none_or(|b| o < b) {
+                best = Some(o);
+            }
+        }
+        // Next placement in base k.
+        let mut i = 0;
+        loop {
+            if i == n {
+                return best.expect("some placement is allowed");
+            }
+            core_of[i] += 1;
+            if (core_of[i] as usize) < k {
+                break;
+            }
+            core_of[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+prop_compose! {
+    fn arb_problem()(n in 1usize..9, k in 1u16..5)(
+        loads in proptest::collection::vec(0u64..100, n),
+        edges in proptest::collection::vec((0..n as u32, 0..n as u32, 1u64..20), 0..(n * 2)),
+        pins in proptest::collection::vec(proptest::option::weighted(0.15, 0..k), n),
+        eps in 0.0f64..0.5,
+        k in Just(k),
+    ) -> (Problem, Platform) {
+        let names = (0..loads.len()).map(|i| format!("t{i}")).collect();
+        let mut problem = Problem::new(names, loads, edges, 1000);
+        problem.pinned = pins;
+        let mut platform = Platform::identical(k);
+        platform.balance_tolerance = eps;
+        (problem, platform)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The portfolio's answer is the true optimum, proven, and every task
+    /// sits on exactly one allowed core.
+    #[test]
+    fn exhaustive_equals_brute_force((problem, platform) in arb_problem()) {
+        let s = portfolio(&problem, &platform, &Options::default()).unwrap();
+        let brute = brute_force(&problem, &platform);
+        prop_assert_eq!(s.placement.core_of.len(), problem.len());
+        for (i, &c) in s.placement.core_of.iter().enumerate() {
+            prop_assert!(c < platform.cores);
+            prop_assert!(problem.pinned[i].is_none_or(|p| p == c));
+        }
+        prop_assert_eq!(Cost::of(&problem, &platform, &s.placement).objective, s.objective);
+        prop_assert!(s.proven_optimal);
+        prop_assert_eq!(s.objective, brute);
+        prop_assert_eq!(s.lower_bound, brute);
+        // When no balanced placement exists, the search says so.
+        prop_assert_eq!(brute.overload_ns > 0, !s.notes.is_empty());
+        // Greedy never beats the exhaustive search.
+        let g = Greedy.solve(&problem, &platform, None).unwrap();
+        prop_assert!(g.objective >= s.objective);
+    }
+}
+
+fn ring(n: usize) -> Problem {
+    let names = (0..n).map(|i| format!("t{i}")).collect();
+    let loads = (0..n as u64).map(|i| 10 + (i * 7) % 13).collect();
+    let edges = (0..n as u32).flat_map(|i| [(i, (i + 1) % n as u32, 1 + u64::from(i % 5)), (i, (i * 3 + 2) % n as u32, 2)]).collect();
+    Problem::new(names, loads, edges, 10_000)
+}
+
+#[test]
+fn same_answer_on_one_and_two_threads() {
+    let problem = ring(18);
+    let platform = Platform::identical(3);
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| portfolio(&problem, &platform, &Options::default()).unwrap())
+    };
+    let one = run(1);
+    assert!(one.proven_optimal);
+    assert_eq!(one, run(2));
+}
+
+#[test]
+fn a_tiny_budget_gives_an_unproven_answer_with_a_valid_bound() {
+    let problem = ring(22);
+    let platform = Platform::identical(2);
+    let full = portfolio(&problem, &platform, &Options::default()).unwrap();
+    assert!(full.proven_optimal);
+    let greedy = Greedy.solve(&problem, &platform, None).unwrap();
+    let cut = Exhaustive { node_budget: 200 }.solve(&problem, &platform, Some(&greedy)).unwrap();
+    assert!(!cut.proven_optimal);
+    assert!(cut.lower_bound <= full.objective);
+    assert!(cut.objective >= full.objective);
+    assert!(cut.gap() > 0.0 || cut.objective == full.objective);
+}
+
+#[test]
+fn pins_hold_and_pinned_cores_keep_their_numbers() {
+    let mut problem = ring(10);
+    problem.pinned[3] = Some(1);
+    problem.pinned[7] = Some(1);
+    let s = portfolio(&problem, &Platform::identical(3), &Options::default()).unwrap();
+    assert_eq!((s.placement.core_of[3], s.placement.core_of[7]), (1, 1));
+    assert!(s.proven_optimal);
+}
