@@ -1,1 +1,34 @@
+//! End-to-end tests of the `corera` binary, in one test binary so that the
+//! pipeline crates are linked once.
+//!
+//! - `cli`: every subcommand from the outside: exit codes, stdin, errors.
+//! - `golden`: the printer sample's outputs against `samples/printer/expected/`.
+//! - `header`: the generated C header compiles and agrees with the JSON.
+//! - `properties`: laws that hold across the crates on random workloads.
+//!
+//! See `tests/README.md` for how to add a case and how to update golden
+//! files.
 
+mod cli;
+mod golden;
+mod header;
+mod properties;
+
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A path inside the repository.
+fn repo(rel: &str) -> PathBuf {
+    root().join(rel)
+}
+
+/// `corera` ready to run, in the repository root.
+fn corera() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("corera").expect("binary built");
+    cmd.current_dir(root());
+    cmd
+}

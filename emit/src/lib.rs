@@ -10,10 +10,12 @@
 //! - [`Emitter`]: one trait, implemented by [`CHeader`] and [`Json`].
 //! - [`summary`]: the short text table `corera analyze` prints.
 //! - [`c_identifiers`]: task names to unique C identifiers.
+//! - [`write_atomic`]: temporary file then rename, or `-` for stdout.
 
 mod header;
 mod json;
 mod summary;
+mod write;
 
 use corera_placement::{Cost, Platform, Problem};
 use corera_search::Solution;
@@ -23,6 +25,7 @@ use corera_trace_ingest::{Fingerprint, TraceSummary, Warning};
 pub use header::{CHeader, c_identifiers};
 pub use json::{Json, SCHEMA_VERSION};
 pub use summary::summary;
+pub use write::write_atomic;
 
 /// corera's version, printed in every output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,186 @@
+//! The command line, as clap derive structs.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Turns a single-core RTOS run log into the best core placement for a
+/// multicore port.
+#[derive(Debug, Parser)]
+#[command(name = "corera", version, max_term_width = 100)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+    /// Print no progress and no warnings.
+    #[arg(short, long, global = true)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run the whole pipeline: ingest, build the task graph, place, emit.
+    #[command(after_help = "Example:\n  corera analyze samples/printer/printer.log --cores 2 -o out/\n\n\
+        Writes out/affinity.h and out/analysis.json and prints a summary.")]
+    Analyze(AnalyzeArgs),
+    /// Read a trace and summarise it (or convert it to corera's log format).
+    #[command(after_help = "Example:\n  corera ingest samples/printer/printer.log --json")]
+    Ingest(IngestArgs),
+    /// Build the task graph: per-task load, throughput and response times,
+    /// per-pair traffic.
+    #[command(after_help = "Example:\n  corera graph samples/printer/printer.log --dot graph.dot")]
+    Graph(GraphArgs),
+    /// Find the best placement of the traced tasks on the cores.
+    #[command(after_help = "Example:\n  corera place samples/printer/printer.log --cores 2 --pin MotorPaper=1")]
+    Place(PlaceCommandArgs),
+    /// Write the firmware affinity header for the best placement.
+    #[command(after_help = "Example:\n  corera emit samples/printer/printer.log --cores 2 -o affinity.h")]
+    Emit(EmitArgs),
+    /// Generate a single-core trace from a workload description.
+    #[command(after_help = "Example:\n  corera gen samples/printer/workload.toml -o samples/printer/printer.log")]
+    Gen(GenArgs),
+}
+
+/// Which trace format to read.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub(crate) enum Format {
+    /// Guess from the first lines.
+    #[default]
+    Auto,
+    /// corera's own log (`corera-log 1`).
+    CoreraLog,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InputArgs {
+    /// The trace to read; `-` or nothing reads standard input.
+    #[arg(value_name = "TRACE")]
+    pub(crate) input: Option<PathBuf>,
+    /// Trace format.
+    #[arg(long, value_enum, default_value_t = Format::Auto)]
+    pub(crate) format: Format,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PlaceArgs {
+    /// Number of identical cores of the target.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub(crate) cores: u16,
+    /// Keep a task on a core: `--pin NAME=CORE` (repeatable). ISRs stay on
+    /// core 0 unless pinned elsewhere.
+    #[arg(long, value_name = "NAME=CORE", value_parser = parse_pin)]
+    pub(crate) pin: Vec<(String, u16)>,
+    /// Balance tolerance: a core may carry this fraction more than an equal
+    /// share of the load.
+    #[arg(long, value_name = "EPS", default_value_t = corera_placement::DEFAULT_BALANCE_TOLERANCE)]
+    pub(crate) balance: f64,
+    /// Largest number of search nodes for the exact search; past it the
+    /// best placement found so far is reported, unproven.
+    #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+    pub(crate) node_budget: u64,
+}
+
+fn parse_pin(s: &str) -> Result<(String, u16), String> {
+    let (name, core) = s.rsplit_once('=').ok_or("expected NAME=CORE, e.g. --pin MotorCtl=1")?;
+    let core = core.trim().parse().map_err(|_| format!("`{core}` is not a core number"))?;
+    Ok((name.to_string(), core))
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AnalyzeArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+    #[command(flatten)]
+    pub(crate) place: PlaceArgs,
+    /// Output directory (created if missing; existing files other than the
+    /// outputs are left alone).
+    #[arg(short, long, value_name = "DIR", default_value = "corera-out")]
+    pub(crate) output: PathBuf,
+    /// Print the analysis JSON on stdout instead of the summary table.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct IngestArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+    /// Print the trace summary as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Write the trace in corera's log format to FILE (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) write_log: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GraphArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+    /// Write the task graph as JSON to FILE (`-`, the default, for stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub(crate) output: PathBuf,
+    /// Also write Graphviz DOT to FILE (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) dot: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PlaceCommandArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+    #[command(flatten)]
+    pub(crate) place: PlaceArgs,
+    /// Print the placement as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EmitArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+    #[command(flatten)]
+    pub(crate) place: PlaceArgs,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = Target::CHeader)]
+    pub(crate) target: Target,
+    /// Output file (`-`, the default, for stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub(crate) output: PathBuf,
+}
+
+/// Output kinds of `corera emit`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Target {
+    /// Generic C header.
+    CHeader,
+    /// The analysis JSON.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GenArgs {
+    /// Workload description (TOML).
+    #[arg(value_name = "WORKLOAD")]
+    pub(crate) workload: PathBuf,
+    /// Output log (`-`, the default, for stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub(crate) output: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn pins_parse() {
+        assert_eq!(super::parse_pin("Motor Ctl=1"), Ok(("Motor Ctl".into(), 1)));
+        assert!(super::parse_pin("Motor").is_err());
+        assert!(super::parse_pin("Motor=x").is_err());
+    }
+}

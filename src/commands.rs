@@ -1,0 +1,155 @@
+//! One function per subcommand.
+
+use anyhow::Context;
+use corera_emit::{CHeader, Emitter, Json};
+use corera_trace_ingest::TraceSummary;
+
+use crate::cli::{AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, Target};
+use crate::exit::{Failure, WithCode};
+use crate::pipeline::{self, input_name, warn};
+
+pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
+    match &cli.command {
+        Command::Analyze(args) => analyze(args, cli.quiet),
+        Command::Ingest(args) => ingest(args, cli.quiet),
+        Command::Graph(args) => graph(args, cli.quiet),
+        Command::Place(args) => place(args, cli.quiet),
+        Command::Emit(args) => emit(args, cli.quiet),
+        Command::Gen(args) => gen_log(args),
+    }
+}
+
+fn stdout(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("could not write to stdout").internal()
+}
+
+fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
+    let a = pipeline::analyze(&args.input, &args.place, quiet)?;
+    warn(quiet, &a.name, &a.warnings);
+    let report = a.report();
+    std::fs::create_dir_all(&args.output)
+        .with_context(|| format!("could not create output directory `{}`", args.output.display()))
+        .internal()?;
+    let mut written = Vec::new();
+    for emitter in [&CHeader as &dyn Emitter, &Json] {
+        let path = args.output.join(emitter.file_name());
+        pipeline::write(&path, &emitter.emit(&report))?;
+        written.push(path.display().to_string());
+    }
+    if args.json {
+        return stdout(&String::from_utf8(Json.emit(&report)).expect("JSON is UTF-8"));
+    }
+    let mut text = corera_emit::summary(&report);
+    text.push_str(&format!(
+        "settings: --cores {} --balance {} --node-budget {}{}\nwrote {}\n",
+        args.place.cores,
+        args.place.balance,
+        args.place.node_budget,
+        args.place.pin.iter().map(|(t, c)| format!(" --pin '{t}={c}'")).collect::<String>(),
+        written.join(", ")
+    ));
+    stdout(&text)
+}
+
+fn ingest(args: &IngestArgs, quiet: bool) -> Result<(), Failure> {
+    let parsed = pipeline::ingest(&args.input)?;
+    let name = input_name(&args.input);
+    warn(quiet, &name, &parsed.warnings);
+    if let Some(path) = &args.write_log {
+        let mut bytes = Vec::new();
+        corera_trace_ingest::corera_log::write(&parsed.trace, &mut bytes).context("could not convert the trace").input()?;
+        pipeline::write(path, &bytes)?;
+        if path.as_os_str() == "-" {
+            return Ok(());
+        }
+    }
+    let summary = TraceSummary::of(&parsed.trace);
+    if args.json {
+        let value = serde_json::json!({ "input": name, "format": parsed.format, "source": parsed.source, "trace": summary });
+        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+    }
+    let mut text = format!(
+        "{name}: format {}, {} tasks ({} ISRs), {} events on {} core(s), {:.6} s\n",
+        parsed.format,
+        summary.tasks,
+        summary.isrs,
+        summary.events,
+        summary.cores_seen,
+        summary.duration_ns as f64 / 1e9
+    );
+    for (kind, n) in &summary.events_by_kind {
+        text.push_str(&format!("  {kind:<10} {n:>10}\n"));
+    }
+    stdout(&text)
+}
+
+fn graph(args: &GraphArgs, quiet: bool) -> Result<(), Failure> {
+    let parsed = pipeline::ingest(&args.input)?;
+    let (graph, warnings) = pipeline::graph(&parsed.trace)?;
+    let name = input_name(&args.input);
+    warn(quiet, &name, &parsed.warnings);
+    warn(quiet, &name, &warnings);
+    let mut json = serde_json::to_vec_pretty(&graph).expect("serialisable");
+    json.push(b'\n');
+    pipeline::write(&args.output, &json)?;
+    if let Some(dot) = &args.dot {
+        pipeline::write(dot, graph.to_dot(None).as_bytes())?;
+    }
+    Ok(())
+}
+
+fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
+    let a = pipeline::analyze(&args.input, &args.place, quiet)?;
+    warn(quiet, &a.name, &a.warnings);
+    if args.json {
+        let value = serde_json::json!({
+            "placement": (0..a.problem.len()).map(|i| serde_json::json!({
+                "task": a.problem.names[i], "core": a.solution.placement.core_of[i]
+            })).collect::<Vec<_>>(),
+            "search": a.solution,
+            "cost": a.cost,
+        });
+        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+    }
+    stdout(&corera_emit::summary(&a.report()))
+}
+
+fn emit(args: &EmitArgs, quiet: bool) -> Result<(), Failure> {
+    let a = pipeline::analyze(&args.input, &args.place, quiet)?;
+    warn(quiet, &a.name, &a.warnings);
+    let emitter: &dyn Emitter = match args.target {
+        Target::CHeader => &CHeader,
+        Target::Json => &Json,
+    };
+    pipeline::write(&args.output, &emitter.emit(&a.report()))
+}
+
+fn gen_log(args: &GenArgs) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(&args.workload)
+        .with_context(|| format!("could not read workload `{}`", args.workload.display()))
+        .input()?;
+    let workload = corera_replay::Workload::from_toml(&text)
+        .with_context(|| format!("invalid workload `{}`", args.workload.display()))
+        .input()?;
+    let trace = corera_replay::generate(&workload)
+        .with_context(|| format!("invalid workload `{}`", args.workload.display()))
+        .input()?;
+    let mut bytes = format!(
+        "# Generated by corera {} from {} (seed {}); regenerate with\n#   corera gen {}\n",
+        corera_emit::VERSION,
+        args.workload.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        workload.seed,
+        args.workload.display()
+    )
+    .into_bytes();
+    let mut body = Vec::new();
+    corera_trace_ingest::corera_log::write(&trace, &mut body).context("could not write the log").internal()?;
+    // The header line must come first; the comment goes right after it.
+    let newline = body.iter().position(|&b| b == b'\n').map_or(body.len(), |i| i + 1);
+    let mut out = body[..newline].to_vec();
+    out.append(&mut bytes);
+    out.extend_from_slice(&body[newline..]);
+    pipeline::write(&args.output, &out)
+}

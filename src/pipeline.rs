@@ -1,0 +1,165 @@
+//! The pipeline stages as the subcommands use them, with progress display.
+
+use std::io::{BufRead, BufReader, IsTerminal};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use corera_placement::{Cost, Pin, PlacementError, Platform, Problem};
+use corera_search::{Options, Solution};
+use corera_task_graph::TaskGraph;
+use corera_trace_ingest::{FormatChoice, Parsed, Trace, TraceSummary, Warning};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::cli::{Format, InputArgs, PlaceArgs};
+use crate::exit::{Failure, WithCode};
+
+/// A spinner on stderr for steps that take longer than a moment; hidden
+/// with `-q` or when stderr is not a terminal.
+pub(crate) struct Progress(ProgressBar);
+
+impl Progress {
+    pub(crate) fn new(quiet: bool) -> Progress {
+        let bar = if quiet || !std::io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("valid template"));
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bar
+        };
+        Progress(bar)
+    }
+
+    pub(crate) fn step(&self, msg: &'static str) {
+        self.0.set_message(msg);
+    }
+
+    pub(crate) fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// The input's display name: its file name, or `<stdin>`.
+pub(crate) fn input_name(input: &InputArgs) -> String {
+    match &input.input {
+        Some(p) if p.as_os_str() != "-" => {
+            p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+        }
+        _ => "<stdin>".to_string(),
+    }
+}
+
+/// Reads the trace named by `input` (a file, or stdin).
+pub(crate) fn ingest(input: &InputArgs) -> Result<Parsed, Failure> {
+    let choice = match input.format {
+        Format::Auto => FormatChoice::Auto,
+        Format::CoreraLog => FormatChoice::CoreraLog,
+    };
+    let mut reader: Box<dyn BufRead> = match &input.input {
+        Some(p) if p.as_os_str() != "-" => {
+            let file = std::fs::File::open(p).with_context(|| format!("could not open trace `{}`", p.display())).input()?;
+            Box::new(BufReader::with_capacity(256 * 1024, file))
+        }
+        _ => Box::new(BufReader::with_capacity(256 * 1024, std::io::stdin().lock())),
+    };
+    // Messages name the file as the user gave it, so editors can jump there.
+    let shown = match &input.input {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "<stdin>".to_string(),
+    };
+    corera_trace_ingest::read(&mut reader, &shown, choice).input()
+}
+
+/// Prints warnings to stderr, naming the input.
+pub(crate) fn warn(quiet: bool, input: &str, warnings: &[Warning]) {
+    if quiet {
+        return;
+    }
+    const SHOWN: usize = 20;
+    for w in warnings.iter().take(SHOWN) {
+        if w.line > 0 {
+            eprintln!("warning: {input}:{}: {}", w.line, w.message);
+        } else {
+            eprintln!("warning: {input}: {}", w.message);
+        }
+    }
+    if warnings.len() > SHOWN {
+        eprintln!("warning: {} more warnings not shown", warnings.len() - SHOWN);
+    }
+}
+
+/// Everything the pipeline produced for one trace.
+pub(crate) struct Analysis {
+    pub(crate) name: String,
+    pub(crate) parsed: Parsed,
+    pub(crate) summary: TraceSummary,
+    pub(crate) graph: TaskGraph,
+    pub(crate) platform: Platform,
+    pub(crate) problem: Problem,
+    pub(crate) solution: Solution,
+    pub(crate) cost: Cost,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+/// Builds the task graph of a trace.
+pub(crate) fn graph(trace: &Trace) -> Result<(TaskGraph, Vec<Warning>), Failure> {
+    TaskGraph::build(trace).internal()
+}
+
+/// Runs ingest → graph → place.
+pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Result<Analysis, Failure> {
+    let progress = Progress::new(quiet);
+    progress.step("reading trace");
+    let parsed = ingest(input)?;
+    let name = input_name(input);
+    progress.step("building task graph");
+    let (graph, graph_warnings) = graph(&parsed.trace)?;
+    let mut warnings = parsed.warnings.clone();
+    warnings.extend(graph_warnings);
+    let mut platform = Platform::identical(place.cores);
+    if !(0.0..=10.0).contains(&place.balance) {
+        return Err(anyhow::anyhow!("--balance {} is out of range; use a fraction such as 0.1 (10 %)", place.balance)).input();
+    }
+    platform.balance_tolerance = place.balance;
+    let pins: Vec<Pin> = place.pin.iter().map(|(task, core)| Pin { task: task.clone(), core: *core }).collect();
+    let problem = match Problem::from_graph(&graph, &platform, &pins) {
+        Ok(problem) => problem,
+        // Naming a task that is not there is a usage error, not a conflict.
+        Err(e @ PlacementError::UnknownTask { .. }) => return Err(e).input(),
+        Err(e) => return Err(e).infeasible(),
+    };
+    if problem.is_empty() {
+        return Err(anyhow::anyhow!("`{name}` has no tasks to place (only idle tasks or no events)")).input();
+    }
+    progress.step("searching placements");
+    let mut options = Options::default();
+    options.node_budget = place.node_budget;
+    let solution = corera_search::portfolio(&problem, &platform, &options).internal()?;
+    let cost = Cost::of(&problem, &platform, &solution.placement);
+    progress.finish();
+    let summary = TraceSummary::of(&parsed.trace);
+    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings })
+}
+
+impl Analysis {
+    pub(crate) fn report(&self) -> corera_emit::Report<'_> {
+        corera_emit::Report {
+            input_name: &self.name,
+            format: self.parsed.format,
+            source: self.parsed.source,
+            trace: &self.summary,
+            graph: &self.graph,
+            platform: &self.platform,
+            problem: &self.problem,
+            solution: &self.solution,
+            cost: &self.cost,
+            warnings: &self.warnings,
+        }
+    }
+}
+
+/// Writes an output file atomically (or stdout for `-`).
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    corera_emit::write_atomic(path, bytes).with_context(|| format!("could not write `{}`", path.display())).internal()
+}

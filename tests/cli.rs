@@ -1,0 +1,227 @@
+//! The command line from the outside.
+
+use predicates::prelude::*;
+
+use crate::{corera, repo};
+
+const SAMPLE: &str = "samples/printer/printer.log";
+
+#[test]
+fn analyze_writes_header_and_json_and_prints_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", SAMPLE, "--cores", "2", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("placement on 2 cores"))
+        .stdout(predicate::str::contains("proven optimal"))
+        .stdout(predicate::str::contains("settings: --cores 2"));
+    let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
+    assert!(header.contains("#define CORERA_CORE_RASTERIZER "));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    assert_eq!(json["placement"].as_array().unwrap().len(), 24);
+    // Only the outputs are in the directory: no temporary files left.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn analyze_keeps_other_files_in_the_output_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    corera().args(["analyze", SAMPLE, "-q", "-o"]).arg(dir.path()).assert().success();
+    assert_eq!(std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "mine");
+}
+
+#[test]
+fn stdin_gives_the_same_analysis_as_a_file() {
+    let file = tempfile::tempdir().unwrap();
+    let stdin = tempfile::tempdir().unwrap();
+    corera().args(["analyze", SAMPLE, "-o"]).arg(file.path()).assert().success();
+    corera()
+        .args(["analyze", "-", "-o"])
+        .arg(stdin.path())
+        .pipe_stdin(repo(SAMPLE))
+        .unwrap()
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("<stdin>: 25 tasks"));
+    let from_file = std::fs::read_to_string(file.path().join("analysis.json")).unwrap();
+    let from_stdin = std::fs::read_to_string(stdin.path().join("analysis.json")).unwrap();
+    assert_eq!(from_file.replace("\"printer.log\"", "\"<stdin>\""), from_stdin);
+}
+
+#[test]
+fn reruns_and_thread_counts_give_identical_bytes() {
+    let outputs: Vec<(String, String)> = ["1", "2", "2"]
+        .iter()
+        .map(|threads| {
+            let dir = tempfile::tempdir().unwrap();
+            corera().env("RAYON_NUM_THREADS", threads).args(["analyze", SAMPLE, "-o"]).arg(dir.path()).assert().success();
+            (
+                std::fs::read_to_string(dir.path().join("analysis.json")).unwrap(),
+                std::fs::read_to_string(dir.path().join("affinity.h")).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[1], outputs[2]);
+}
+
+#[test]
+fn malformed_log_exits_2_naming_file_line_and_expectation() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.log");
+    std::fs::write(&bad, "corera-log 1 clock=us\ntask 1 task 3 A\n10 0 rdy 1\n12 0 out 1 sideways\n").unwrap();
+    let out = dir.path().join("out");
+    corera()
+        .arg("analyze")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.log:4:12: invalid corera-log input: expected `preempt`, `block` or `done`, found `sideways`"));
+    assert!(!out.exists(), "a failed run must not create outputs");
+}
+
+#[test]
+fn a_failed_run_leaves_an_existing_header_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("affinity.h"), "previous").unwrap();
+    corera().args(["analyze", "-", "-o"]).arg(dir.path()).write_stdin("corera-log 1 clock=us\n5 0 zap 1\n").assert().code(2);
+    assert_eq!(std::fs::read_to_string(dir.path().join("affinity.h")).unwrap(), "previous");
+}
+
+#[test]
+fn empty_unknown_and_missing_inputs_exit_2() {
+    corera()
+        .args(["ingest", "-"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("<stdin>:1:1: invalid corera-log input: the input is empty"));
+    corera()
+        .args(["ingest", "-"])
+        .write_stdin("something else\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not in a known trace format (known formats: corera-log)"));
+    corera()
+        .args(["ingest", "no/such/file.log"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("error: could not open trace `no/such/file.log`: No such file"));
+    corera().args(["ingest", "-"]).write_stdin(&b"corera-log 1 clock=us\n\xfe\n"[..]).assert().code(2).stderr(predicate::str::contains(
+        "<stdin>:2:1: invalid corera-log input: the line is not valid UTF-8 (byte 0xfe)",
+    ));
+}
+
+#[test]
+fn truncated_log_is_analysed_with_a_warning() {
+    let text = std::fs::read_to_string(repo(SAMPLE)).unwrap();
+    let cut = &text[..text.len() / 2];
+    let cut = &cut[..cut.rfind('\n').unwrap() + 4];
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", "-", "-o"])
+        .arg(dir.path())
+        .write_stdin(cut)
+        .assert()
+        .success()
+        .stderr(predicate::str::is_match(r"warning: <stdin>:\d+: last line is truncated").unwrap());
+    corera().args(["analyze", "-", "-q", "-o"]).arg(dir.path()).write_stdin(cut).assert().success().stderr("");
+}
+
+#[test]
+fn pins_are_honoured_and_impossible_pins_exit_3() {
+    corera()
+        .args(["place", SAMPLE, "--json", "--pin", "Rasterizer=0", "--pin", "MotorPaper=1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"task\": \"Rasterizer\",\n      \"core\": 0"))
+        .stdout(predicate::str::contains("\"task\": \"MotorPaper\",\n      \"core\": 1"));
+    corera()
+        .args(["place", SAMPLE, "--pin", "Rasterizer=2"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("--pin Rasterizer=2: the platform has cores 0..=1 only"));
+    corera()
+        .args(["place", SAMPLE, "--pin", "Nobody=1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("there is no task `Nobody` in the trace"));
+    corera().args(["place", SAMPLE, "--pin", "Rasterizer"]).assert().code(2).stderr(predicate::str::contains("expected NAME=CORE"));
+}
+
+#[test]
+fn more_cores_never_increase_the_peak_core_load() {
+    let peak = |cores: &str| -> f64 {
+        let out = corera().args(["place", SAMPLE, "--json", "--cores", cores]).output().unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["cost"]["core_utilisation"].as_array().unwrap().iter().map(|u| u.as_f64().unwrap()).fold(0.0, f64::max)
+    };
+    let (one, two, three) = (peak("1"), peak("2"), peak("3"));
+    assert!(one > two && two > three, "{one} {two} {three}");
+    assert!((one - 0.725).abs() < 0.01, "single-core load of the sample is about 72.5 %: {one}");
+}
+
+#[test]
+fn ingest_converts_and_summarises() {
+    let out = corera().args(["ingest", SAMPLE, "--write-log", "-"]).output().unwrap();
+    assert!(out.status.success());
+    let original = std::fs::read_to_string(repo(SAMPLE)).unwrap();
+    let without_comments: String = original.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), without_comments);
+    corera()
+        .args(["ingest", SAMPLE])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("printer.log: format corera-log, 25 tasks (3 ISRs), 324647 events on 1 core(s), 8.499552 s"));
+    let out = corera().args(["ingest", SAMPLE, "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["source"]["bytes"], original.len());
+}
+
+#[test]
+fn graph_writes_json_and_dot() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("g.dot");
+    let out = corera().args(["graph", SAMPLE, "--dot"]).arg(&dot).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tasks"].as_array().unwrap().len(), 25);
+    let dot = std::fs::read_to_string(dot).unwrap();
+    assert!(dot.starts_with("digraph tasks {"));
+    assert_eq!(dot.matches(" -> ").count(), v["edges"].as_array().unwrap().len() + v["affinities"].as_array().unwrap().len());
+}
+
+#[test]
+fn emit_prints_the_same_header_as_analyze() {
+    let dir = tempfile::tempdir().unwrap();
+    corera().args(["analyze", SAMPLE, "-o"]).arg(dir.path()).assert().success();
+    let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
+    corera().args(["emit", SAMPLE]).assert().success().stdout(header);
+}
+
+#[test]
+fn gen_reproduces_the_committed_sample() {
+    let out = corera().args(["gen", "samples/printer/workload.toml"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout == std::fs::read(repo(SAMPLE)).unwrap(), "samples/printer/printer.log is stale: regenerate it");
+    corera()
+        .args(["gen", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("could not read workload `-`"));
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_has_examples() {
+    corera().args(["analyze", "--cores", "0"]).assert().code(2);
+    corera().args(["frobnicate"]).assert().code(2);
+    for cmd in ["analyze", "ingest", "graph", "place", "emit", "gen"] {
+        corera().args([cmd, "--help"]).assert().success().stdout(predicate::str::contains("Example:\n  corera "));
+    }
+}
