@@ -59,7 +59,9 @@ fn ingest(args: &IngestArgs, quiet: bool) -> Result<(), Failure> {
     warn(quiet, &name, &parsed.warnings);
     if let Some(path) = &args.write_log {
         let mut bytes = Vec::new();
-        corera_trace_ingest::corera_log::write(&parsed.trace, &mut bytes).context("could not convert the trace").input()?;
+        corera_trace_ingest::corera_log::write(&parsed.trace, &mut bytes)
+            .context("could not convert the trace")
+            .input()?;
         pipeline::write(path, &bytes)?;
         if path.as_os_str() == "-" {
             return Ok(());
@@ -67,7 +69,8 @@ fn ingest(args: &IngestArgs, quiet: bool) -> Result<(), Failure> {
     }
     let summary = TraceSummary::of(&parsed.trace);
     if args.json {
-        let value = serde_json::json!({ "input": name, "format": parsed.format, "source": parsed.source, "trace": summary });
+        let value =
+            serde_json::json!({ "input": name, "format": parsed.format, "source": parsed.source, "trace": summary });
         return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
     }
     let mut text = format!(

@@ -21,9 +21,9 @@ pub(crate) struct Failure {
 
 impl Failure {
     pub(crate) fn is_broken_pipe(&self) -> bool {
-        self.error.chain().any(|e| {
-            e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-        })
+        self.error
+            .chain()
+            .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
     }
 }
 

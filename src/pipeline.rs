@@ -58,7 +58,8 @@ pub(crate) fn ingest(input: &InputArgs) -> Result<Parsed, Failure> {
     };
     let mut reader: Box<dyn BufRead> = match &input.input {
         Some(p) if p.as_os_str() != "-" => {
-            let file = std::fs::File::open(p).with_context(|| format!("could not open trace `{}`", p.display())).input()?;
+            let file =
+                std::fs::File::open(p).with_context(|| format!("could not open trace `{}`", p.display())).input()?;
             Box::new(BufReader::with_capacity(256 * 1024, file))
         }
         _ => Box::new(BufReader::with_capacity(256 * 1024, std::io::stdin().lock())),
@@ -119,7 +120,8 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     warnings.extend(graph_warnings);
     let mut platform = Platform::identical(place.cores);
     if !(0.0..=10.0).contains(&place.balance) {
-        return Err(anyhow::anyhow!("--balance {} is out of range; use a fraction such as 0.1 (10 %)", place.balance)).input();
+        return Err(anyhow::anyhow!("--balance {} is out of range; use a fraction such as 0.1 (10 %)", place.balance))
+            .input();
     }
     platform.balance_tolerance = place.balance;
     let pins: Vec<Pin> = place.pin.iter().map(|(task, core)| Pin { task: task.clone(), core: *core }).collect();

@@ -19,7 +19,8 @@ fn analyze_writes_header_and_json_and_prints_a_summary() {
         .stdout(predicate::str::contains("settings: --cores 2"));
     let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
     assert!(header.contains("#define CORERA_CORE_RASTERIZER "));
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
     assert_eq!(json["placement"].as_array().unwrap().len(), 24);
     // Only the outputs are in the directory: no temporary files left.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
@@ -57,7 +58,12 @@ fn reruns_and_thread_counts_give_identical_bytes() {
         .iter()
         .map(|threads| {
             let dir = tempfile::tempdir().unwrap();
-            corera().env("RAYON_NUM_THREADS", threads).args(["analyze", SAMPLE, "-o"]).arg(dir.path()).assert().success();
+            corera()
+                .env("RAYON_NUM_THREADS", threads)
+                .args(["analyze", SAMPLE, "-o"])
+                .arg(dir.path())
+                .assert()
+                .success();
             (
                 std::fs::read_to_string(dir.path().join("analysis.json")).unwrap(),
                 std::fs::read_to_string(dir.path().join("affinity.h")).unwrap(),
@@ -74,14 +80,9 @@ fn malformed_log_exits_2_naming_file_line_and_expectation() {
     let bad = dir.path().join("bad.log");
     std::fs::write(&bad, "corera-log 1 clock=us\ntask 1 task 3 A\n10 0 rdy 1\n12 0 out 1 sideways\n").unwrap();
     let out = dir.path().join("out");
-    corera()
-        .arg("analyze")
-        .arg(&bad)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("bad.log:4:12: invalid corera-log input: expected `preempt`, `block` or `done`, found `sideways`"));
+    corera().arg("analyze").arg(&bad).arg("-o").arg(&out).assert().code(2).stderr(predicate::str::contains(
+        "bad.log:4:12: invalid corera-log input: expected `preempt`, `block` or `done`, found `sideways`",
+    ));
     assert!(!out.exists(), "a failed run must not create outputs");
 }
 
@@ -89,7 +90,12 @@ fn malformed_log_exits_2_naming_file_line_and_expectation() {
 fn a_failed_run_leaves_an_existing_header_untouched() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("affinity.h"), "previous").unwrap();
-    corera().args(["analyze", "-", "-o"]).arg(dir.path()).write_stdin("corera-log 1 clock=us\n5 0 zap 1\n").assert().code(2);
+    corera()
+        .args(["analyze", "-", "-o"])
+        .arg(dir.path())
+        .write_stdin("corera-log 1 clock=us\n5 0 zap 1\n")
+        .assert()
+        .code(2);
     assert_eq!(std::fs::read_to_string(dir.path().join("affinity.h")).unwrap(), "previous");
 }
 
@@ -112,9 +118,9 @@ fn empty_unknown_and_missing_inputs_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("error: could not open trace `no/such/file.log`: No such file"));
-    corera().args(["ingest", "-"]).write_stdin(&b"corera-log 1 clock=us\n\xfe\n"[..]).assert().code(2).stderr(predicate::str::contains(
-        "<stdin>:2:1: invalid corera-log input: the line is not valid UTF-8 (byte 0xfe)",
-    ));
+    corera().args(["ingest", "-"]).write_stdin(&b"corera-log 1 clock=us\n\xfe\n"[..]).assert().code(2).stderr(
+        predicate::str::contains("<stdin>:2:1: invalid corera-log input: the line is not valid UTF-8 (byte 0xfe)"),
+    );
 }
 
 #[test]
@@ -151,7 +157,11 @@ fn pins_are_honoured_and_impossible_pins_exit_3() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("there is no task `Nobody` in the trace"));
-    corera().args(["place", SAMPLE, "--pin", "Rasterizer"]).assert().code(2).stderr(predicate::str::contains("expected NAME=CORE"));
+    corera()
+        .args(["place", SAMPLE, "--pin", "Rasterizer"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected NAME=CORE"));
 }
 
 #[test]
@@ -174,11 +184,9 @@ fn ingest_converts_and_summarises() {
     let original = std::fs::read_to_string(repo(SAMPLE)).unwrap();
     let without_comments: String = original.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), without_comments);
-    corera()
-        .args(["ingest", SAMPLE])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("printer.log: format corera-log, 25 tasks (3 ISRs), 324647 events on 1 core(s), 8.499552 s"));
+    corera().args(["ingest", SAMPLE]).assert().success().stdout(predicate::str::contains(
+        "printer.log: format corera-log, 25 tasks (3 ISRs), 324647 events on 1 core(s), 8.499552 s",
+    ));
     let out = corera().args(["ingest", SAMPLE, "--json"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["source"]["bytes"], original.len());
@@ -194,7 +202,10 @@ fn graph_writes_json_and_dot() {
     assert_eq!(v["tasks"].as_array().unwrap().len(), 25);
     let dot = std::fs::read_to_string(dot).unwrap();
     assert!(dot.starts_with("digraph tasks {"));
-    assert_eq!(dot.matches(" -> ").count(), v["edges"].as_array().unwrap().len() + v["affinities"].as_array().unwrap().len());
+    assert_eq!(
+        dot.matches(" -> ").count(),
+        v["edges"].as_array().unwrap().len() + v["affinities"].as_array().unwrap().len()
+    );
 }
 
 #[test]
@@ -210,11 +221,7 @@ fn gen_reproduces_the_committed_sample() {
     let out = corera().args(["gen", "samples/printer/workload.toml"]).output().unwrap();
     assert!(out.status.success());
     assert!(out.stdout == std::fs::read(repo(SAMPLE)).unwrap(), "samples/printer/printer.log is stale: regenerate it");
-    corera()
-        .args(["gen", "-"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("could not read workload `-`"));
+    corera().args(["gen", "-"]).assert().code(2).stderr(predicate::str::contains("could not read workload `-`"));
 }
 
 #[test]

@@ -12,7 +12,10 @@ fn check(name: &str, actual: &str) {
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
     if expected != actual {
-        let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b)
+        let first = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
             .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
         panic!(
             "{name} differs from the golden file at line {} (expected / actual):\n{:?}\n{:?}\n\

@@ -43,7 +43,8 @@ int main(void) {
     let run = Command::new(&exe).output().unwrap();
     assert!(run.status.success(), "exit {:?}", run.status.code());
     let mut from_c: Vec<String> = String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect();
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
     let mut from_json: Vec<String> = json["placement"]
         .as_array()
         .unwrap()

@@ -64,7 +64,11 @@ pub fn summary(r: &Report<'_>) -> String {
         total,
         if total == 0 { 0.0 } else { sol.objective.cross_traffic as f64 * 100.0 / total as f64 },
         sol.method,
-        if sol.proven_optimal { ", proven optimal".to_string() } else { format!(", lower bound {}, gap {:.1} %", sol.lower_bound.cross_traffic, sol.gap() * 100.0) }
+        if sol.proven_optimal {
+            ", proven optimal".to_string()
+        } else {
+            format!(", lower bound {}, gap {:.1} %", sol.lower_bound.cross_traffic, sol.gap() * 100.0)
+        }
     );
     for (c, u) in r.cost.core_utilisation.iter().enumerate() {
         let n = sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();

@@ -77,11 +77,8 @@ impl Problem {
     /// repeats, which are merged. Nothing is pinned.
     pub fn new(names: Vec<String>, load: Vec<u64>, edges: Vec<(u32, u32, u64)>, horizon_ns: u64) -> Problem {
         let n = names.len();
-        let mut merged: Vec<(u32, u32, u64)> = edges
-            .into_iter()
-            .filter(|&(a, b, w)| a != b && w > 0)
-            .map(|(a, b, w)| (a.min(b), a.max(b), w))
-            .collect();
+        let mut merged: Vec<(u32, u32, u64)> =
+            edges.into_iter().filter(|&(a, b, w)| a != b && w > 0).map(|(a, b, w)| (a.min(b), a.max(b), w)).collect();
         merged.sort_unstable();
         merged.dedup_by(|next, kept| {
             if (next.0, next.1) == (kept.0, kept.1) {
@@ -142,12 +139,17 @@ impl Problem {
             }
         }
         for pin in pins {
-            let i = problem.names.iter().position(|n| *n == pin.task).ok_or_else(|| PlacementError::UnknownTask {
-                task: pin.task.clone(),
-                core: pin.core,
-            })?;
+            let i = problem
+                .names
+                .iter()
+                .position(|n| *n == pin.task)
+                .ok_or_else(|| PlacementError::UnknownTask { task: pin.task.clone(), core: pin.core })?;
             if pin.core >= platform.cores {
-                return Err(PlacementError::NoSuchCore { task: pin.task.clone(), core: pin.core, last: platform.cores - 1 });
+                return Err(PlacementError::NoSuchCore {
+                    task: pin.task.clone(),
+                    core: pin.core,
+                    last: platform.cores - 1,
+                });
             }
             problem.pinned[i] = Some(pin.core);
         }

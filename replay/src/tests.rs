@@ -184,10 +184,22 @@ fn same_seed_same_trace_other_seed_other_trace() {
 #[test]
 fn inconsistent_workloads_name_the_task_and_the_fix() {
     let cases = [
-        ("[[task]]\nname = \"A\"\npriority = 1\nexec_us = [1, 2]\n", "task `A`: needs exactly one of `period_us` or `trigger`"),
-        ("[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [1, 2]\nactions = [{ at = 0.1, notify = \"B\" }]\n", "task `A`: notifies unknown task `B`"),
-        ("[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [3, 2]\n", "task `A`: exec_us must be [min, max]"),
-        ("[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [1, 2]\nactions = [{ at = 0.1, send = \"q\" }]\n", "queue `q` has senders but no task with trigger `queue:q`"),
+        (
+            "[[task]]\nname = \"A\"\npriority = 1\nexec_us = [1, 2]\n",
+            "task `A`: needs exactly one of `period_us` or `trigger`",
+        ),
+        (
+            "[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [1, 2]\nactions = [{ at = 0.1, notify = \"B\" }]\n",
+            "task `A`: notifies unknown task `B`",
+        ),
+        (
+            "[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [3, 2]\n",
+            "task `A`: exec_us must be [min, max]",
+        ),
+        (
+            "[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [1, 2]\nactions = [{ at = 0.1, send = \"q\" }]\n",
+            "queue `q` has senders but no task with trigger `queue:q`",
+        ),
     ];
     for (body, want) in cases {
         let w = workload(&format!("name = \"t\"\nduration_ms = 1\n{body}"));

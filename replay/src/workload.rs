@@ -226,7 +226,10 @@ impl Workload {
                     if let Some(&other) = queue_receiver.get(q) {
                         return Err(invalid(
                             &t.name,
-                            format!("queue `{q}` already triggers task `{}`; a queue has one receiver", self.tasks[other].name),
+                            format!(
+                                "queue `{q}` already triggers task `{}`; a queue has one receiver",
+                                self.tasks[other].name
+                            ),
                         ));
                     }
                     queue_receiver.insert(q.to_string(), i);
@@ -259,7 +262,10 @@ impl Workload {
                         .get(target.as_str())
                         .ok_or_else(|| invalid(&t.name, format!("notifies unknown task `{target}`")))?;
                     if self.tasks[target].trigger.as_deref() != Some("notify") {
-                        return Err(invalid(&t.name, format!("notifies `{}`, whose trigger is not `notify`", self.tasks[target].name)));
+                        return Err(invalid(
+                            &t.name,
+                            format!("notifies `{}`, whose trigger is not `notify`", self.tasks[target].name),
+                        ));
                     }
                     steps.push(plan(Step::Notify(target)));
                 } else if let Some(m) = &a.lock {
@@ -289,7 +295,9 @@ impl Workload {
         for q in &queues {
             match queue_receiver.get(q) {
                 Some(&r) => receivers.push(r),
-                None => return Err(invalid("-", format!("queue `{q}` has senders but no task with trigger `queue:{q}`"))),
+                None => {
+                    return Err(invalid("-", format!("queue `{q}` has senders but no task with trigger `queue:{q}`")));
+                }
             }
         }
         Ok(Resolved { tasks, queues, queue_receiver: receivers, mutexes })

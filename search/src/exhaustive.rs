@@ -85,7 +85,9 @@ impl<'a> Tree<'a> {
         let k = platform.cores as usize;
         let degree: Vec<u64> = (0..n).map(|i| problem.adjacency[i].iter().map(|a| a.1).sum()).collect();
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (problem.pinned[i].is_none(), std::cmp::Reverse(degree[i]), std::cmp::Reverse(problem.load[i]), i));
+        order.sort_by_key(|&i| {
+            (problem.pinned[i].is_none(), std::cmp::Reverse(degree[i]), std::cmp::Reverse(problem.load[i]), i)
+        });
         let mut depth_of = vec![0; n];
         for (d, &i) in order.iter().enumerate() {
             depth_of[i] = d;
@@ -106,7 +108,13 @@ impl<'a> Tree<'a> {
     }
 
     fn root(&self) -> State {
-        State { assign: vec![0; self.order.len()], load: vec![0; self.k], count: vec![0; self.k], cross: 0, overload: 0 }
+        State {
+            assign: vec![0; self.order.len()],
+            load: vec![0; self.k],
+            count: vec![0; self.k],
+            cross: 0,
+            overload: 0,
+        }
     }
 
     /// Cores the task at `depth` may go to, with the overload and cross
@@ -124,7 +132,8 @@ impl<'a> Tree<'a> {
             .into_iter()
             .map(|c| {
                 let over = (s.load[c] + task_load).saturating_sub(self.limit) - s.load[c].saturating_sub(self.limit);
-                let delta = self.earlier[depth].iter().filter(|&&(q, _)| s.assign[q] as usize != c).map(|&(_, w)| w).sum();
+                let delta =
+                    self.earlier[depth].iter().filter(|&&(q, _)| s.assign[q] as usize != c).map(|&(_, w)| w).sum();
                 (over, delta, c)
             })
             .collect();
@@ -256,7 +265,7 @@ fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
         tree.prefixes(&mut tree.root(), 0, depth, &mut prefixes);
     }
     let per_tree = (budget / prefixes.len().max(1) as u64).max(1);
-    let results: Vec<(Option<(Objective, Vec<CoreId>)>, bool, Objective, u64)> = prefixes
+    let results: Vec<Outcome> = prefixes
         .into_par_iter()
         .map(|mut s| {
             let root_bound = tree.bound(&s, depth);
@@ -265,16 +274,16 @@ fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
             let best = search.best_assign.map(|a| (search.best, a));
             // A finished subtree holds nothing better than its best (or the
             // incumbent); an unfinished one at least its root bound.
-            let bound = if search.aborted { root_bound.min(upper) } else { best.as_ref().map_or(upper, |b| b.0) };
-            (best, !search.aborted, bound, search.nodes)
+            let lower_bound = if search.aborted { root_bound.min(upper) } else { best.as_ref().map_or(upper, |b| b.0) };
+            Outcome { best, complete: !search.aborted, lower_bound, nodes: search.nodes }
         })
         .collect();
     let mut outcome = Outcome { best: None, complete: true, lower_bound: upper, nodes: 0 };
-    for (best, complete, bound, nodes) in results {
-        outcome.nodes += nodes;
-        outcome.complete &= complete;
-        outcome.lower_bound = outcome.lower_bound.min(bound);
-        if let Some(b) = best
+    for sub in results {
+        outcome.nodes += sub.nodes;
+        outcome.complete &= sub.complete;
+        outcome.lower_bound = outcome.lower_bound.min(sub.lower_bound);
+        if let Some(b) = sub.best
             && outcome.best.as_ref().is_none_or(|o| b.0 < o.0)
         {
             outcome.best = Some(b);
@@ -288,7 +297,12 @@ impl Solver for Exhaustive {
         "exhaustive"
     }
 
-    fn solve(&self, problem: &Problem, platform: &Platform, incumbent: Option<&Solution>) -> Result<Solution, SearchError> {
+    fn solve(
+        &self,
+        problem: &Problem,
+        platform: &Platform,
+        incumbent: Option<&Solution>,
+    ) -> Result<Solution, SearchError> {
         if problem.is_empty() {
             return Err(SearchError::Empty);
         }
@@ -304,10 +318,13 @@ impl Solver for Exhaustive {
             (None, None) => return Err(SearchError::Budget { nodes: outcome.nodes }),
         };
         result.proven_optimal = outcome.complete;
-        result.lower_bound = if outcome.complete { result.objective } else { outcome.lower_bound.min(result.objective) };
+        result.lower_bound =
+            if outcome.complete { result.objective } else { outcome.lower_bound.min(result.objective) };
         result.notes.clear();
         if !outcome.complete {
-            result.notes.push(format!("node budget of {} reached: the placement is not proven optimal", self.node_budget));
+            result
+                .notes
+                .push(format!("node budget of {} reached: the placement is not proven optimal", self.node_budget));
         }
         if result.objective.overload_ns > 0 {
             result.notes.push(format!(

@@ -16,7 +16,12 @@ impl Solver for Greedy {
         "greedy"
     }
 
-    fn solve(&self, problem: &Problem, platform: &Platform, _incumbent: Option<&Solution>) -> Result<Solution, SearchError> {
+    fn solve(
+        &self,
+        problem: &Problem,
+        platform: &Platform,
+        _incumbent: Option<&Solution>,
+    ) -> Result<Solution, SearchError> {
         if problem.is_empty() {
             return Err(SearchError::Empty);
         }

@@ -95,7 +95,12 @@ pub trait Solver {
     /// Short name, reported as the method that found a solution.
     fn name(&self) -> &'static str;
     /// Searches for a placement; `incumbent` is a known solution to beat.
-    fn solve(&self, problem: &Problem, platform: &Platform, incumbent: Option<&Solution>) -> Result<Solution, SearchError>;
+    fn solve(
+        &self,
+        problem: &Problem,
+        platform: &Platform,
+        incumbent: Option<&Solution>,
+    ) -> Result<Solution, SearchError>;
 }
 
 /// Options of the portfolio.

@@ -82,7 +82,9 @@ proptest! {
 fn ring(n: usize) -> Problem {
     let names = (0..n).map(|i| format!("t{i}")).collect();
     let loads = (0..n as u64).map(|i| 10 + (i * 7) % 13).collect();
-    let edges = (0..n as u32).flat_map(|i| [(i, (i + 1) % n as u32, 1 + u64::from(i % 5)), (i, (i * 3 + 2) % n as u32, 2)]).collect();
+    let edges = (0..n as u32)
+        .flat_map(|i| [(i, (i + 1) % n as u32, 1 + u64::from(i % 5)), (i, (i * 3 + 2) % n as u32, 2)])
+        .collect();
     Problem::new(names, loads, edges, 10_000)
 }
 

@@ -181,28 +181,19 @@ pub(crate) fn affinities(tables: &Tables) -> PolarsResult<Vec<(u32, u32, u64, u6
         vec![u32_col("task", &tables.take_task), u32_col("object", &tables.take_object)],
     )?;
     let uses = df.lazy().group_by([col("task"), col("object")]).agg([col("task").count().alias("takes")]);
-    let other = uses.clone().select([
-        col("task").alias("other"),
-        col("object"),
-        col("takes").alias("other_takes"),
-    ]);
+    let other = uses.clone().select([col("task").alias("other"), col("object"), col("takes").alias("other_takes")]);
     let out = uses
         .inner_join(other, col("object"), col("object"))
         .filter(col("task").lt(col("other")))
         .with_column(
-            when(col("takes").lt(col("other_takes")))
-                .then(col("takes"))
-                .otherwise(col("other_takes"))
-                .alias("weight"),
+            when(col("takes").lt(col("other_takes"))).then(col("takes")).otherwise(col("other_takes")).alias("weight"),
         )
         .group_by([col("task"), col("other")])
         .agg([col("weight").sum().alias("weight"), col("object").count().alias("objects")])
         .sort(["task", "other"], SortMultipleOptions::default())
         .collect()?;
-    let cols: Vec<Vec<Option<u64>>> = ["task", "other", "weight", "objects"]
-        .iter()
-        .map(|c| read_u64(&out, c))
-        .collect::<PolarsResult<_>>()?;
+    let cols: Vec<Vec<Option<u64>>> =
+        ["task", "other", "weight", "objects"].iter().map(|c| read_u64(&out, c)).collect::<PolarsResult<_>>()?;
     Ok((0..out.height())
         .map(|i| {
             let v = |c: usize| cols[c][i].unwrap_or(0);

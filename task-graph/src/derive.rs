@@ -250,7 +250,9 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
                     (None, _) => None,
                 };
                 let (src, bytes) = match (popped, e.peer) {
-                    (_, from) if from != NONE => (from, if e.bytes != NONE { e.bytes } else { popped.map_or(NONE, |m| m.1) }),
+                    (_, from) if from != NONE => {
+                        (from, if e.bytes != NONE { e.bytes } else { popped.map_or(NONE, |m| m.1) })
+                    }
                     (Some((from, b, _)), _) => (from, if e.bytes != NONE { e.bytes } else { b }),
                     (None, _) => {
                         unmatched_receives += 1;
@@ -319,7 +321,8 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
         }
     }
     if unmatched_receives > 1 {
-        warnings.push(Warning { line: 0, message: format!("{unmatched_receives} receives in all had no matching send") });
+        warnings
+            .push(Warning { line: 0, message: format!("{unmatched_receives} receives in all had no matching send") });
     }
     if unreceived > 0 {
         warnings.push(Warning {

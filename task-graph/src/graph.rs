@@ -129,7 +129,9 @@ impl TaskGraph {
             .enumerate()
             .map(|(i, t)| {
                 let period_ns = match (agg.gap_mean_ns[i], agg.gap_std_ns[i]) {
-                    (Some(mean), Some(std)) if agg.gaps[i] >= PERIOD_MIN_GAPS && mean > 0.0 && std / mean <= PERIOD_MAX_CV => {
+                    (Some(mean), Some(std))
+                        if agg.gaps[i] >= PERIOD_MIN_GAPS && mean > 0.0 && std / mean <= PERIOD_MAX_CV =>
+                    {
                         Some(mean.round() as u64)
                     }
                     _ => None,
@@ -174,12 +176,8 @@ impl TaskGraph {
     /// Total traffic weight between two tasks, both directions plus their
     /// shared-resource affinity.
     pub fn traffic_between(&self, a: u32, b: u32) -> u64 {
-        let directed: u64 = self
-            .edges
-            .iter()
-            .filter(|e| (e.src, e.dst) == (a, b) || (e.src, e.dst) == (b, a))
-            .map(|e| e.weight)
-            .sum();
+        let directed: u64 =
+            self.edges.iter().filter(|e| (e.src, e.dst) == (a, b) || (e.src, e.dst) == (b, a)).map(|e| e.weight).sum();
         let (lo, hi) = (a.min(b), a.max(b));
         let shared: u64 = self.affinities.iter().filter(|x| (x.a, x.b) == (lo, hi)).map(|x| x.weight).sum();
         directed + shared
@@ -229,7 +227,8 @@ impl TaskGraph {
     pub fn to_dot(&self, cores: Option<&[u16]>) -> String {
         const PALETTE: [&str; 8] =
             ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5"];
-        let mut s = String::from("digraph tasks {\n  rankdir=LR;\n  node [shape=box, style=filled, fillcolor=white];\n");
+        let mut s =
+            String::from("digraph tasks {\n  rankdir=LR;\n  node [shape=box, style=filled, fillcolor=white];\n");
         for t in self.tasks.iter().filter(|t| t.kind != TaskKind::Idle) {
             let shape = if t.kind == TaskKind::Isr { ", shape=ellipse" } else { "" };
             let fill = match cores {

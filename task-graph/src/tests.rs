@@ -76,7 +76,8 @@ fn messages_pair_fifo_and_wakeups_and_affinities_count() {
     );
     let (g, warnings) = TaskGraph::build(&t).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
-    let pairs: Vec<_> = g.edges.iter().map(|e| (e.src, e.dst, e.messages, e.bytes, e.notifications, e.wakeups, e.weight)).collect();
+    let pairs: Vec<_> =
+        g.edges.iter().map(|e| (e.src, e.dst, e.messages, e.bytes, e.notifications, e.wakeups, e.weight)).collect();
     assert_eq!(pairs, vec![(0, 1, 2, 24, 0, 2, 4), (0, 2, 1, 4, 1, 0, 2)]);
     let aff: Vec<_> = g.affinities.iter().map(|a| (a.a, a.b, a.shared_objects, a.weight)).collect();
     assert_eq!(aff, vec![(0, 1, 1, 2), (1, 2, 1, 1)]);

@@ -17,8 +17,7 @@ use std::io::{BufRead, Write};
 
 use crate::error::{ParseError, ParseErrorKind, Warning};
 use crate::model::{
-    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, Task, TaskId,
-    TaskKind, Trace,
+    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, Task, TaskId, TaskKind, Trace,
 };
 use crate::{Parsed, TraceFormat};
 
@@ -55,10 +54,7 @@ impl TraceFormat for CoreraLog {
 
     fn is_applicable(&mut self, head: &str) -> Option<bool> {
         let first = head.lines().find(|l| !l.trim().is_empty());
-        match first {
-            Some(line) => Some(line.trim_start().starts_with("corera-log")),
-            None => None,
-        }
+        first.map(|line| line.trim_start().starts_with("corera-log"))
     }
 
     fn parse(&mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
@@ -120,9 +116,7 @@ impl<'a> Tokens<'a> {
 type LineResult<T> = Result<T, (usize, ParseErrorKind)>;
 
 fn required<'a>(tokens: &mut Tokens<'a>, expected: &str) -> LineResult<(&'a str, usize)> {
-    tokens
-        .next()
-        .ok_or_else(|| (tokens.offset(), ParseErrorKind::Missing { expected: expected.into() }))
+    tokens.next().ok_or_else(|| (tokens.offset(), ParseErrorKind::Missing { expected: expected.into() }))
 }
 
 fn number<T: std::str::FromStr>(tok: (&str, usize), expected: &str) -> LineResult<T> {
@@ -143,13 +137,7 @@ impl Reader {
     }
 
     fn error(&self, column: usize, kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            path: self.path.clone(),
-            line: self.line,
-            column: column as u32 + 1,
-            format: NAME,
-            kind,
-        }
+        ParseError { path: self.path.clone(), line: self.line, column: column as u32 + 1, format: NAME, kind }
     }
 
     fn run(mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
@@ -190,9 +178,7 @@ impl Reader {
                     // terminal): keep everything before it.
                     self.warnings.push(Warning {
                         line: self.line,
-                        message: format!(
-                            "last line is truncated (no newline) and does not parse ({kind}); ignored"
-                        ),
+                        message: format!("last line is truncated (no newline) and does not parse ({kind}); ignored"),
                     });
                     break;
                 }
@@ -210,10 +196,7 @@ impl Reader {
         let mut tokens = Tokens::new(text);
         let magic = required(&mut tokens, "`corera-log`")?;
         if magic.0 != "corera-log" {
-            return Err((
-                magic.1,
-                ParseErrorKind::expected(format!("a header line such as `{EXAMPLE_HEADER}`"), text),
-            ));
+            return Err((magic.1, ParseErrorKind::expected(format!("a header line such as `{EXAMPLE_HEADER}`"), text)));
         }
         let version = required(&mut tokens, "the format version (1)")?;
         if version.0 != "1" {
@@ -222,14 +205,12 @@ impl Reader {
         let mut clock = None;
         let mut rate = None;
         while let Some((tok, at)) = tokens.next() {
-            let (key, value) = tok.split_once('=').ok_or_else(|| {
-                (at, ParseErrorKind::expected("a `key=value` header setting", tok))
-            })?;
+            let (key, value) = tok
+                .split_once('=')
+                .ok_or_else(|| (at, ParseErrorKind::expected("a `key=value` header setting", tok)))?;
             match key {
                 "clock" => clock = Some((value, at)),
-                "rate" => {
-                    rate = Some(number::<u64>((value, at + 5), "a tick rate in Hz (1 ..= 1e9)")?)
-                }
+                "rate" => rate = Some(number::<u64>((value, at + 5), "a tick rate in Hz (1 ..= 1e9)")?),
                 "prio" => {
                     self.trace.priority_order = match value {
                         "high" => PriorityOrder::High,
@@ -243,7 +224,10 @@ impl Reader {
             }
         }
         let (clock, at) = clock.ok_or_else(|| {
-            (text.len(), ParseErrorKind::Missing { expected: "`clock=ns`, `clock=us` or `clock=ticks rate=<Hz>`".into() })
+            (
+                text.len(),
+                ParseErrorKind::Missing { expected: "`clock=ns`, `clock=us` or `clock=ticks rate=<Hz>`".into() },
+            )
         })?;
         self.trace.clock = match clock {
             "ns" => Clock::Ns,
@@ -253,7 +237,9 @@ impl Reader {
                 _ => {
                     return Err((
                         text.len(),
-                        ParseErrorKind::Missing { expected: "`rate=<ticks per second>` (1 ..= 1e9) with `clock=ticks`".into() },
+                        ParseErrorKind::Missing {
+                            expected: "`rate=<ticks per second>` (1 ..= 1e9) with `clock=ticks`".into(),
+                        },
                     ));
                 }
             },
@@ -274,11 +260,7 @@ impl Reader {
             _ => {}
         }
         let raw_time: u64 = number(first, "a timestamp (non-negative integer), `task`, `obj` or `#`")?;
-        let time = self
-            .trace
-            .clock
-            .to_ns(raw_time)
-            .ok_or((first.1, ParseErrorKind::Overflow { value: raw_time }))?;
+        let time = self.trace.clock.to_ns(raw_time).ok_or((first.1, ParseErrorKind::Overflow { value: raw_time }))?;
         if time < self.last_time {
             let previous = self.trace.clock.from_ns(self.last_time);
             return Err((first.1, ParseErrorKind::TimeBackwards { previous, now: raw_time }));
@@ -322,7 +304,8 @@ impl Reader {
                 EventKind::EventSet
             }
             "take" | "give" => {
-                event.object = self.object_ref(required(&mut tokens, "a semaphore or mutex name")?, ObjectKind::Semaphore);
+                event.object =
+                    self.object_ref(required(&mut tokens, "a semaphore or mutex name")?, ObjectKind::Semaphore);
                 if keyword.0 == "take" { EventKind::Take } else { EventKind::Give }
             }
             "wake" => {
@@ -475,7 +458,11 @@ pub fn write(trace: &Trace, out: &mut dyn Write) -> std::io::Result<()> {
             EventKind::Send | EventKind::Receive => {
                 let kw = if e.kind == EventKind::Send { "send" } else { "recv" };
                 write!(out, "{kw} {t} {} ", object(e.object))?;
-                if e.bytes == NONE { out.write_all(b"-")? } else { write!(out, "{}", e.bytes)? }
+                if e.bytes == NONE {
+                    out.write_all(b"-")?
+                } else {
+                    write!(out, "{}", e.bytes)?
+                }
                 if e.peer != NONE {
                     write!(out, " {}", handle(e.peer))?;
                 }

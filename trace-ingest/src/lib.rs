@@ -38,8 +38,8 @@ use std::io::BufRead;
 pub use error::{ParseError, ParseErrorKind, ReadError, Warning};
 pub use fingerprint::Fingerprint;
 pub use model::{
-    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task,
-    TaskId, TaskKind, Trace, TraceSummary,
+    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task, TaskId, TaskKind,
+    Trace, TraceSummary,
 };
 
 /// A parsed trace and the warnings met on the way.
@@ -87,9 +87,9 @@ pub fn formats() -> &'static [&'static str] {
 
 fn reader_for(choice: FormatChoice, path: &str) -> Box<dyn TraceFormat> {
     match choice {
-        FormatChoice::Auto | FormatChoice::CoreraLog => Box::new(corera_log::CoreraLog::from(
-            corera_log::Options { path: Some(path.to_string()) },
-        )),
+        FormatChoice::Auto | FormatChoice::CoreraLog => {
+            Box::new(corera_log::CoreraLog::from(corera_log::Options { path: Some(path.to_string()) }))
+        }
     }
 }
 
@@ -120,19 +120,14 @@ fn read_format(input: &mut dyn BufRead, path: &str, choice: FormatChoice) -> Res
         let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
         let empty = head.trim().is_empty();
         let candidates = [FormatChoice::CoreraLog];
-        let chosen = candidates
-            .into_iter()
-            .find(|&c| reader_for(c, path).is_applicable(&head).unwrap_or(false));
+        let chosen = candidates.into_iter().find(|&c| reader_for(c, path).is_applicable(&head).unwrap_or(false));
         match chosen {
             Some(c) => return Ok(reader_for(c, path).parse(input)?),
             // An empty input gets the reader's own "empty" error, which
             // says what the first line should be.
             None if empty => return Ok(reader_for(FormatChoice::CoreraLog, path).parse(input)?),
             None => {
-                return Err(ReadError::UnknownFormat {
-                    path: path.to_string(),
-                    known: formats().join(", "),
-                });
+                return Err(ReadError::UnknownFormat { path: path.to_string(), known: formats().join(", ") });
             }
         }
     }

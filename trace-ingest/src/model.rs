@@ -254,9 +254,7 @@ impl Clock {
         match self {
             Clock::Ns => Some(t),
             Clock::Us => t.checked_mul(1_000),
-            Clock::Ticks { rate } => {
-                u64::try_from(u128::from(t) * 1_000_000_000 / u128::from(rate)).ok()
-            }
+            Clock::Ticks { rate } => u64::try_from(u128::from(t) * 1_000_000_000 / u128::from(rate)).ok(),
         }
     }
 
@@ -304,13 +302,7 @@ pub struct Trace {
 impl Trace {
     /// An empty trace with the given clock.
     pub fn new(clock: Clock) -> Trace {
-        Trace {
-            clock,
-            priority_order: PriorityOrder::High,
-            tasks: Vec::new(),
-            objects: Vec::new(),
-            events: Vec::new(),
-        }
+        Trace { clock, priority_order: PriorityOrder::High, tasks: Vec::new(), objects: Vec::new(), events: Vec::new() }
     }
 
     /// Time of the first event in ns (0 for an empty trace).

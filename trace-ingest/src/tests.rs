@@ -90,17 +90,41 @@ fn tick_clock_converts_to_ns() {
 #[test]
 fn errors_name_file_line_column_and_expectation() {
     let cases: &[(&str, &str)] = &[
-        ("", "t.log:1:1: invalid corera-log input: the input is empty; expected a header line such as `corera-log 1 clock=us`"),
+        (
+            "",
+            "t.log:1:1: invalid corera-log input: the input is empty; expected a header line such as `corera-log 1 clock=us`",
+        ),
         ("corera-log 2 clock=us\n", "t.log:1:12: invalid corera-log input: expected format version 1, found `2`"),
-        ("corera-log 1\n", "t.log:1:13: invalid corera-log input: line ends early; expected `clock=ns`, `clock=us` or `clock=ticks rate=<Hz>`"),
+        (
+            "corera-log 1\n",
+            "t.log:1:13: invalid corera-log input: line ends early; expected `clock=ns`, `clock=us` or `clock=ticks rate=<Hz>`",
+        ),
         ("corera-log 1 clock=ticks\n", "line ends early; expected `rate=<ticks per second>`"),
-        ("corera-log 1 clock=us\ntask 1 task 5 A\n10 0 jump 1\n", "t.log:3:6: invalid corera-log input: expected an event keyword"),
-        ("corera-log 1 clock=us\ntask 1 task 5 A\n10 0 out 1 later\n", "t.log:3:12: invalid corera-log input: expected `preempt`, `block` or `done`, found `later`"),
-        ("corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1\n9 0 rdy 1\n", "t.log:4:1: invalid corera-log input: timestamp 9 is earlier than 10"),
-        ("corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1 extra\n", "t.log:3:12: invalid corera-log input: unexpected text `extra` after a complete `rdy` event"),
-        ("corera-log 1 clock=us\ntask 1 task 5 A\ntask 1 task 5 B\n", "t.log:3:6: invalid corera-log input: task `1` is declared twice (first on line 2)"),
+        (
+            "corera-log 1 clock=us\ntask 1 task 5 A\n10 0 jump 1\n",
+            "t.log:3:6: invalid corera-log input: expected an event keyword",
+        ),
+        (
+            "corera-log 1 clock=us\ntask 1 task 5 A\n10 0 out 1 later\n",
+            "t.log:3:12: invalid corera-log input: expected `preempt`, `block` or `done`, found `later`",
+        ),
+        (
+            "corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1\n9 0 rdy 1\n",
+            "t.log:4:1: invalid corera-log input: timestamp 9 is earlier than 10",
+        ),
+        (
+            "corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1 extra\n",
+            "t.log:3:12: invalid corera-log input: unexpected text `extra` after a complete `rdy` event",
+        ),
+        (
+            "corera-log 1 clock=us\ntask 1 task 5 A\ntask 1 task 5 B\n",
+            "t.log:3:6: invalid corera-log input: task `1` is declared twice (first on line 2)",
+        ),
         ("corera-log 1 clock=us\nx1 0 rdy 1\n", "t.log:2:1: invalid corera-log input: expected a timestamp"),
-        ("corera-log 1 clock=us\n10 0 rdy\n", "t.log:2:9: invalid corera-log input: line ends early; expected a task id"),
+        (
+            "corera-log 1 clock=us\n10 0 rdy\n",
+            "t.log:2:9: invalid corera-log input: line ends early; expected a task id",
+        ),
         ("corera-log 1 clock=us\n99999999999999999 0 rdy 1\n", "does not fit in 64-bit nanoseconds"),
         ("hello\n", "`t.log` is not in a known trace format (known formats: corera-log)"),
     ];
@@ -184,7 +208,7 @@ prop_compose! {
                     if flag { e.peer = b % nt; }
                 }
                 EventKind::EventSet => {
-                    if let Some(o) = object { if flag { e.object = o; } }
+                    if let (Some(o), true) = (object, flag) { e.object = o; }
                     if bytes.is_some() { e.peer = b % nt; }
                 }
                 EventKind::Take | EventKind::Give => {
