@@ -269,7 +269,8 @@ fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
         .into_par_iter()
         .map(|mut s| {
             let root_bound = tree.bound(&s, depth);
-            let mut search = Search { tree, best: upper, best_assign: None, nodes: 0, budget: per_tree, aborted: false };
+            let mut search =
+                Search { tree, best: upper, best_assign: None, nodes: 0, budget: per_tree, aborted: false };
             search.run(&mut s, depth);
             let best = search.best_assign.map(|a| (search.best, a));
             // A finished subtree holds nothing better than its best (or the
