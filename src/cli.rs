@@ -48,6 +48,11 @@ pub(crate) enum Format {
     Auto,
     /// corera's own log (`corera-log 1`).
     CoreraLog,
+    /// BTF (Best Trace Format), including the FreeRTOS-logger dialect.
+    Btf,
+    /// Linux ftrace text: kernel/systrace, `trace-cmd report` (default or
+    /// `-R`), `perf script`.
+    Ftrace,
 }
 
 #[derive(Debug, Args)]
@@ -58,6 +63,19 @@ pub(crate) struct InputArgs {
     /// Trace format.
     #[arg(long, value_enum, default_value_t = Format::Auto)]
     pub(crate) format: Format,
+    /// Skip malformed lines (with a counted warning) and sort events whose
+    /// timestamps go backwards, instead of stopping with an error.
+    #[arg(long)]
+    pub(crate) lenient: bool,
+    /// Keep only these thread ids (ftrace; repeatable or comma-separated).
+    #[arg(long, value_name = "PID", value_delimiter = ',', help_heading = "Task filters")]
+    pub(crate) pid: Vec<u64>,
+    /// Keep only the threads of these process ids (ftrace).
+    #[arg(long, value_name = "TGID", value_delimiter = ',', help_heading = "Task filters")]
+    pub(crate) tgid: Vec<u64>,
+    /// Keep only threads whose name matches this regular expression (ftrace).
+    #[arg(long, value_name = "REGEX", help_heading = "Task filters")]
+    pub(crate) comm: Option<regex::Regex>,
 }
 
 #[derive(Debug, Args)]

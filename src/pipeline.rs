@@ -8,7 +8,7 @@ use anyhow::Context;
 use corera_placement::{Cost, Pin, PlacementError, Platform, Problem};
 use corera_search::{Options, Solution};
 use corera_task_graph::TaskGraph;
-use corera_trace_ingest::{FormatChoice, Parsed, Trace, TraceSummary, Warning};
+use corera_trace_ingest::{FormatChoice, Parsed, ReadOptions, Trace, TraceSummary, Warning};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{Format, InputArgs, PlaceArgs};
@@ -55,6 +55,8 @@ pub(crate) fn ingest(input: &InputArgs) -> Result<Parsed, Failure> {
     let choice = match input.format {
         Format::Auto => FormatChoice::Auto,
         Format::CoreraLog => FormatChoice::CoreraLog,
+        Format::Btf => FormatChoice::Btf,
+        Format::Ftrace => FormatChoice::Ftrace,
     };
     let mut reader: Box<dyn BufRead> = match &input.input {
         Some(p) if p.as_os_str() != "-" => {
@@ -69,7 +71,12 @@ pub(crate) fn ingest(input: &InputArgs) -> Result<Parsed, Failure> {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "<stdin>".to_string(),
     };
-    corera_trace_ingest::read(&mut reader, &shown, choice).input()
+    let mut options = ReadOptions::new(&shown);
+    options.lenient = input.lenient;
+    options.filter.pids = input.pid.clone();
+    options.filter.tgids = input.tgid.clone();
+    options.filter.comm = input.comm.clone();
+    corera_trace_ingest::read(&mut reader, choice, &options).input()
 }
 
 /// Prints warnings to stderr, naming the input.

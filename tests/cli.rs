@@ -107,12 +107,9 @@ fn empty_unknown_and_missing_inputs_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1:1: invalid corera-log input: the input is empty"));
-    corera()
-        .args(["ingest", "-"])
-        .write_stdin("something else\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("not in a known trace format (known formats: corera-log)"));
+    corera().args(["ingest", "-"]).write_stdin("something else\n").assert().code(2).stderr(predicate::str::contains(
+        "not in a known trace format (known formats: corera-log, btf, ftrace); pass --format",
+    ));
     corera()
         .args(["ingest", "no/such/file.log"])
         .assert()
@@ -231,4 +228,70 @@ fn usage_errors_exit_2_and_help_has_examples() {
     for cmd in ["analyze", "ingest", "graph", "place", "emit", "gen"] {
         corera().args([cmd, "--help"]).assert().success().stdout(predicate::str::contains("Example:\n  corera "));
     }
+}
+
+#[test]
+fn real_btf_and_ftrace_traces_analyse_from_files_stdin_and_gzip() {
+    for (rel, tasks) in [
+        ("samples/btf/freertos_v11_rv64sim_2cores.btf", "59 tasks"),
+        ("samples/linux-ftrace/android_youtube_4cpu_atrace.txt", "136 tasks"),
+        ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", "31 tasks"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        corera()
+            .args(["analyze", rel, "-q", "-o"])
+            .arg(dir.path())
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(tasks));
+        let from_file = std::fs::read_to_string(dir.path().join("analysis.json")).unwrap();
+        // The same bytes on stdin, gzip-compressed.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, &std::fs::read(repo(rel)).unwrap()).unwrap();
+        let gz = gz.finish().unwrap();
+        let stdin = tempfile::tempdir().unwrap();
+        corera().args(["analyze", "-", "-q", "-o"]).arg(stdin.path()).write_stdin(gz).assert().success();
+        let from_stdin = std::fs::read_to_string(stdin.path().join("analysis.json")).unwrap();
+        let name = std::path::Path::new(rel).file_name().unwrap().to_str().unwrap();
+        assert_eq!(from_file.replace(&format!("\"{name}\""), "\"<stdin>\""), from_stdin, "{rel}");
+    }
+}
+
+#[test]
+fn format_flag_forces_a_reader_and_filters_select_threads() {
+    corera()
+        .args(["ingest", "samples/btf/app4mc_example1_task_only_short.btf", "--format", "ftrace"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "app4mc_example1_task_only_short.btf:23:1: invalid ftrace input: expected an ftrace line",
+        ));
+    corera()
+        .args(["ingest", "samples/linux-ftrace/android_youtube_4cpu_atrace.txt", "--comm", "^Binder", "--json"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("task filter kept"));
+    corera()
+        .args(["ingest", "x", "--comm", "("])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("regex parse error"));
+}
+
+#[test]
+fn lenient_turns_errors_into_counted_warnings() {
+    let bad = "#timeScale ns\n1,Core_0,0,T,A,0,start\nbroken line\n3,Core_0,0,T,A,0,terminate\n";
+    corera()
+        .args(["ingest", "-"])
+        .write_stdin(bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("<stdin>:3:1: invalid btf input"));
+    corera()
+        .args(["ingest", "-", "--lenient"])
+        .write_stdin(bad)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("warning: <stdin>:3: skipped malformed line (column 1)"))
+        .stdout(predicate::str::contains("2 events"));
 }

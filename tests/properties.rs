@@ -5,7 +5,7 @@ use corera_placement::{Cost, Platform, Problem};
 use corera_replay::{ActionSpec, TaskSpec, Workload, generate};
 use corera_search::{Options, portfolio};
 use corera_task_graph::TaskGraph;
-use corera_trace_ingest::{EventKind, FormatChoice, TaskKind, corera_log, read};
+use corera_trace_ingest::{EventKind, FormatChoice, ReadOptions, TaskKind, corera_log, read};
 use proptest::prelude::*;
 
 fn action(at: f64, every: u32) -> ActionSpec {
@@ -93,7 +93,7 @@ proptest! {
         let trace = generate(&workload).unwrap();
         let mut text = Vec::new();
         corera_log::write(&trace, &mut text).unwrap();
-        let again = read(&mut &text[..], "r.log", FormatChoice::Auto).unwrap().trace;
+        let again = read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new("r.log")).unwrap().trace;
         prop_assert_eq!(&again, &trace);
         prop_assert_eq!(TaskGraph::build(&again).unwrap().0, TaskGraph::build(&trace).unwrap().0);
     }

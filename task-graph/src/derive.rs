@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use corera_trace_ingest::{EventKind, NONE, TaskKind, Trace, Warning};
+use corera_trace_ingest::{EventKind, NONE, ObjectKind, TaskKind, Trace, Warning};
 
 /// Kind of an interaction row in [`Tables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +133,7 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
             reports_finish[e.task as usize] = true;
         }
     }
+    let is_label = |o: u32| o != NONE && trace.objects[o as usize].kind == ObjectKind::Label;
     let mut unmatched_receives = 0u64;
     let mut odd_switches = 0u64;
     for (index, e) in trace.events.iter().enumerate() {
@@ -233,6 +234,15 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
                             tasks[cur as usize].run_since = e.time;
                         }
                     }
+                }
+            }
+            // A label (shared variable): each read depends on the last
+            // write, named as the peer by the reader; writes alone are no
+            // interaction.
+            EventKind::Send if is_label(e.object) => {}
+            EventKind::Receive if is_label(e.object) => {
+                if e.peer != NONE {
+                    tables.interaction(e.peer, t, Interaction::Message, e.bytes);
                 }
             }
             EventKind::Send => {

@@ -1,13 +1,13 @@
 //! Task graph tests on small hand-written traces whose figures are
 //! worked out in the comments.
 
-use corera_trace_ingest::{FormatChoice, Trace, read};
+use corera_trace_ingest::{FormatChoice, ReadOptions, Trace, read};
 
 use crate::TaskGraph;
 
 fn trace(body: &str) -> Trace {
     let text = format!("corera-log 1 clock=us\n{body}");
-    read(&mut text.as_bytes(), "t.log", FormatChoice::Auto).unwrap().trace
+    read(&mut text.as_bytes(), FormatChoice::Auto, &ReadOptions::new("t.log")).unwrap().trace
 }
 
 #[test]

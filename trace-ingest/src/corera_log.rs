@@ -15,11 +15,12 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
-use crate::error::{ParseError, ParseErrorKind, Warning};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::lines::{Builder, Lines};
 use crate::model::{
     Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, Task, TaskId, TaskKind, Trace,
 };
-use crate::{Parsed, TraceFormat};
+use crate::{Parsed, ReadOptions, TraceFormat};
 
 /// Format name used in messages and `--format`.
 pub const NAME: &str = "corera-log";
@@ -27,22 +28,14 @@ pub const NAME: &str = "corera-log";
 pub const VERSION: u32 = 1;
 const EXAMPLE_HEADER: &str = "corera-log 1 clock=us";
 
-/// Reader options for corera's log format.
-#[derive(Clone, Debug, Default)]
-#[non_exhaustive]
-pub struct Options {
-    /// File name used in error messages. Default: `<stdin>`.
-    pub path: Option<String>,
-}
-
 /// Reader of corera's log format.
 #[derive(Clone, Debug, Default)]
 pub struct CoreraLog {
-    options: Options,
+    options: ReadOptions,
 }
 
-impl From<Options> for CoreraLog {
-    fn from(options: Options) -> CoreraLog {
+impl From<ReadOptions> for CoreraLog {
+    fn from(options: ReadOptions) -> CoreraLog {
         CoreraLog { options }
     }
 }
@@ -53,25 +46,21 @@ impl TraceFormat for CoreraLog {
     }
 
     fn is_applicable(&mut self, head: &str) -> Option<bool> {
-        let first = head.lines().find(|l| !l.trim().is_empty());
+        let first = head.lines().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
         first.map(|line| line.trim_start().starts_with("corera-log"))
     }
 
     fn parse(&mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
-        let path = self.options.path.clone().unwrap_or_else(|| "<stdin>".to_string());
-        Reader::new(path).run(reader)
+        Reader::new(&self.options).run(reader)
     }
 }
 
 /// Parsing state: interning tables and the trace under construction.
 struct Reader {
-    path: String,
+    out: Builder,
     line: u64,
-    trace: Trace,
-    warnings: Vec<Warning>,
     task_ids: HashMap<u64, (TaskId, u64)>,
     object_ids: HashMap<Box<str>, (ObjectId, u64)>,
-    last_time: u64,
 }
 
 /// A cursor over the whitespace-separated tokens of one line that knows
@@ -124,72 +113,56 @@ fn number<T: std::str::FromStr>(tok: (&str, usize), expected: &str) -> LineResul
 }
 
 impl Reader {
-    fn new(path: String) -> Reader {
+    fn new(options: &ReadOptions) -> Reader {
         Reader {
-            path,
+            out: Builder::new(Trace::new(Clock::Ns), NAME, options),
             line: 0,
-            trace: Trace::new(Clock::Ns),
-            warnings: Vec::new(),
             task_ids: HashMap::new(),
             object_ids: HashMap::new(),
-            last_time: 0,
         }
     }
 
-    fn error(&self, column: usize, kind: ParseErrorKind) -> ParseError {
-        ParseError { path: self.path.clone(), line: self.line, column: column as u32 + 1, format: NAME, kind }
-    }
-
     fn run(mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
-        let mut buf = Vec::with_capacity(256);
+        let mut lines = Lines::new(reader);
         let mut seen_header = false;
         loop {
-            buf.clear();
-            let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
-                self.line += 1;
-                self.error(0, ParseErrorKind::Io(e))
-            })?;
-            if n == 0 {
-                break;
-            }
-            self.line += 1;
-            let truncated = buf.last() != Some(&b'\n');
-            let text = match std::str::from_utf8(&buf) {
-                Ok(text) => text,
-                Err(e) => {
-                    let at = e.valid_up_to();
-                    return Err(self.error(at, ParseErrorKind::NotUtf8 { byte: buf[at] }));
+            let line = match lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err((number, column, kind)) => {
+                    self.line = number;
+                    self.out.malformed(number, column, kind)?;
+                    continue;
                 }
             };
-            let text = text.trim_end_matches(['\n', '\r']);
+            self.line = line.number;
+            let text = line.text;
             let trimmed = text.trim_start();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let result = if seen_header {
-                self.line_event(text)
-            } else {
-                seen_header = true;
-                self.header(text)
-            };
-            if let Err((column, kind)) = result {
-                if truncated && seen_header && self.line > 1 {
-                    // A capture cut off mid-line (UART buffer, killed
-                    // terminal): keep everything before it.
-                    self.warnings.push(Warning {
-                        line: self.line,
-                        message: format!("last line is truncated (no newline) and does not parse ({kind}); ignored"),
-                    });
+            let result = if seen_header { self.line_event(text) } else { self.header(text) };
+            match result {
+                Ok(()) => seen_header = true,
+                // A capture cut off mid-line (UART buffer, killed
+                // terminal): keep everything before it.
+                Err((_, kind)) if !line.complete && seen_header => {
+                    self.out.warn(
+                        line.number,
+                        format!("last line is truncated (no newline) and does not parse ({kind}); ignored"),
+                    );
                     break;
                 }
-                return Err(self.error(column, kind));
+                // Without a header nothing else can be read.
+                Err((column, kind)) if !seen_header => return Err(self.out.error(line.number, column, kind)),
+                Err((column, kind)) => self.out.malformed(line.number, column, kind)?,
             }
         }
         if !seen_header {
-            self.line = self.line.max(1);
-            return Err(self.error(0, ParseErrorKind::Empty { expected: EXAMPLE_HEADER }));
+            let line = lines.count().max(1);
+            return Err(self.out.error(line, 0, ParseErrorKind::Empty { expected: EXAMPLE_HEADER }));
         }
-        Ok(Parsed { trace: self.trace, warnings: self.warnings, source: Default::default(), format: NAME })
+        Ok(self.out.finish())
     }
 
     fn header(&mut self, text: &str) -> LineResult<()> {
@@ -212,7 +185,7 @@ impl Reader {
                 "clock" => clock = Some((value, at)),
                 "rate" => rate = Some(number::<u64>((value, at + 5), "a tick rate in Hz (1 ..= 1e9)")?),
                 "prio" => {
-                    self.trace.priority_order = match value {
+                    self.out.trace.priority_order = match value {
                         "high" => PriorityOrder::High,
                         "low" => PriorityOrder::Low,
                         _ => {
@@ -229,7 +202,7 @@ impl Reader {
                 ParseErrorKind::Missing { expected: "`clock=ns`, `clock=us` or `clock=ticks rate=<Hz>`".into() },
             )
         })?;
-        self.trace.clock = match clock {
+        self.out.trace.clock = match clock {
             "ns" => Clock::Ns,
             "us" => Clock::Us,
             "ticks" => match rate {
@@ -245,8 +218,8 @@ impl Reader {
             },
             other => return Err((at, ParseErrorKind::expected("`ns`, `us` or `ticks` as clock", other))),
         };
-        if rate.is_some() && !matches!(self.trace.clock, Clock::Ticks { .. }) {
-            self.warnings.push(Warning { line: self.line, message: "`rate=` is ignored unless `clock=ticks`".into() });
+        if rate.is_some() && !matches!(self.out.trace.clock, Clock::Ticks { .. }) {
+            self.out.warn(self.line, "`rate=` is ignored unless `clock=ticks`".into());
         }
         Ok(())
     }
@@ -260,11 +233,8 @@ impl Reader {
             _ => {}
         }
         let raw_time: u64 = number(first, "a timestamp (non-negative integer), `task`, `obj` or `#`")?;
-        let time = self.trace.clock.to_ns(raw_time).ok_or((first.1, ParseErrorKind::Overflow { value: raw_time }))?;
-        if time < self.last_time {
-            let previous = self.trace.clock.from_ns(self.last_time);
-            return Err((first.1, ParseErrorKind::TimeBackwards { previous, now: raw_time }));
-        }
+        let time =
+            self.out.trace.clock.to_ns(raw_time).ok_or((first.1, ParseErrorKind::Overflow { value: raw_time }))?;
         let core: u16 = number(required(&mut tokens, "a core number")?, "a core number (0 ..= 65535)")?;
         let keyword = required(&mut tokens, "an event keyword")?;
         let task = self.task_ref(required(&mut tokens, "a task id")?)?;
@@ -327,9 +297,7 @@ impl Reader {
         if let Some((extra, at)) = tokens.next() {
             return Err((at, ParseErrorKind::Trailing { event: keyword.0.to_string(), found: extra.to_string() }));
         }
-        self.last_time = time;
-        self.trace.events.push(event);
-        Ok(())
+        self.out.push(self.line, event, raw_time).map_err(|kind| (first.1, kind))
     }
 
     fn declare_task(&mut self, tokens: &mut Tokens<'_>) -> LineResult<()> {
@@ -351,21 +319,27 @@ impl Reader {
         if let Some(&(_, first_line)) = self.task_ids.get(&handle) {
             return Err((id_tok.1, ParseErrorKind::Duplicate { what: "task", id: handle.to_string(), first_line }));
         }
-        let id = self.trace.tasks.len() as TaskId;
-        self.trace.tasks.push(Task { name: name.to_string(), kind, priority, handle });
+        let id = self.out.trace.tasks.len() as TaskId;
+        self.out.trace.tasks.push(Task { name: name.to_string(), kind, priority, handle });
         self.task_ids.insert(handle, (id, self.line));
         Ok(())
     }
 
     fn declare_object(&mut self, tokens: &mut Tokens<'_>) -> LineResult<()> {
         let name = required(tokens, "an object name")?;
-        let kind_tok = required(tokens, "`queue`, `sem`, `mutex` or `event`")?;
+        let kind_tok = required(tokens, "`queue`, `sem`, `mutex`, `event` or `label`")?;
         let kind = match kind_tok.0 {
             "queue" => ObjectKind::Queue,
             "sem" => ObjectKind::Semaphore,
             "mutex" => ObjectKind::Mutex,
             "event" => ObjectKind::Event,
-            other => return Err((kind_tok.1, ParseErrorKind::expected("`queue`, `sem`, `mutex` or `event`", other))),
+            "label" => ObjectKind::Label,
+            other => {
+                return Err((
+                    kind_tok.1,
+                    ParseErrorKind::expected("`queue`, `sem`, `mutex`, `event` or `label`", other),
+                ));
+            }
         };
         if let Some((extra, at)) = tokens.next() {
             return Err((at, ParseErrorKind::Trailing { event: "obj".into(), found: extra.into() }));
@@ -373,8 +347,8 @@ impl Reader {
         if let Some(&(_, first_line)) = self.object_ids.get(name.0) {
             return Err((name.1, ParseErrorKind::Duplicate { what: "object", id: name.0.into(), first_line }));
         }
-        let id = self.trace.objects.len() as ObjectId;
-        self.trace.objects.push(Object { name: name.0.to_string(), kind });
+        let id = self.out.trace.objects.len() as ObjectId;
+        self.out.trace.objects.push(Object { name: name.0.to_string(), kind });
         self.object_ids.insert(name.0.into(), (id, self.line));
         Ok(())
     }
@@ -384,15 +358,15 @@ impl Reader {
         if let Some(&(id, _)) = self.task_ids.get(&handle) {
             return Ok(id);
         }
-        let id = self.trace.tasks.len() as TaskId;
-        self.warnings.push(Warning {
-            line: self.line,
-            message: format!(
+        let id = self.out.trace.tasks.len() as TaskId;
+        self.out.warn(
+            self.line,
+            format!(
                 "task {handle} is used before a `task {handle} <kind> <prio> <name>` line; \
                  declared as task `task{handle}` of unknown priority"
             ),
-        });
-        self.trace.tasks.push(Task { name: format!("task{handle}"), kind: TaskKind::Task, priority: None, handle });
+        );
+        self.out.trace.tasks.push(Task { name: format!("task{handle}"), kind: TaskKind::Task, priority: None, handle });
         self.task_ids.insert(handle, (id, self.line));
         Ok(id)
     }
@@ -401,8 +375,8 @@ impl Reader {
         if let Some(&(id, _)) = self.object_ids.get(tok.0) {
             return id;
         }
-        let id = self.trace.objects.len() as ObjectId;
-        self.trace.objects.push(Object { name: tok.0.to_string(), kind: default });
+        let id = self.out.trace.objects.len() as ObjectId;
+        self.out.trace.objects.push(Object { name: tok.0.to_string(), kind: default });
         self.object_ids.insert(tok.0.into(), (id, self.line));
         id
     }

@@ -91,13 +91,13 @@ pub enum ParseErrorKind {
     /// Timestamps must not decrease.
     #[error(
         "timestamp {now} is earlier than {previous} on a previous line; \
-         events must be in time order"
+         events must be in time order (--lenient sorts them)"
     )]
     TimeBackwards {
-        /// Previous timestamp (source units).
-        previous: u64,
-        /// This line's timestamp (source units).
-        now: u64,
+        /// Previous timestamp, as the source writes it.
+        previous: String,
+        /// This line's timestamp, as the source writes it.
+        now: String,
     },
     /// A timestamp overflowed 64-bit nanoseconds.
     #[error("timestamp {value} does not fit in 64-bit nanoseconds")]

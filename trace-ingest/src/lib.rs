@@ -15,25 +15,28 @@
 //!
 //! # Example
 //! ```
-//! use corera_trace_ingest::{read, FormatChoice};
+//! use corera_trace_ingest::{read, FormatChoice, ReadOptions};
 //!
 //! let log = "corera-log 1 clock=us\n\
 //!            task 1 task 5 Motor\n\
 //!            100 0 rdy 1\n\
 //!            100 0 in 1\n\
 //!            180 0 out 1 done\n";
-//! let parsed = read(&mut log.as_bytes(), "run.log", FormatChoice::Auto)?;
+//! let parsed = read(&mut log.as_bytes(), FormatChoice::Auto, &ReadOptions::new("run.log"))?;
 //! assert_eq!(parsed.trace.tasks[0].name, "Motor");
 //! assert_eq!(parsed.trace.duration(), 80_000); // ns
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod btf;
 pub mod corera_log;
 mod error;
 mod fingerprint;
+pub mod ftrace;
+mod lines;
 pub mod model;
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 pub use error::{ParseError, ParseErrorKind, ReadError, Warning};
 pub use fingerprint::Fingerprint;
@@ -70,6 +73,62 @@ pub trait TraceFormat {
     fn is_applicable(&mut self, head: &str) -> Option<bool>;
 }
 
+/// Options shared by every reader.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ReadOptions {
+    /// File name used in messages. Default: `<stdin>`.
+    pub path: String,
+    /// Skip malformed lines with a counted warning instead of failing, and
+    /// sort events whose timestamps go backwards instead of failing.
+    /// Default: false.
+    pub lenient: bool,
+    /// Which tasks to keep (Linux traces hold many unrelated threads).
+    /// Default: all. Used by the ftrace reader.
+    pub filter: TaskFilter,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions { path: "<stdin>".into(), lenient: false, filter: TaskFilter::default() }
+    }
+}
+
+/// Selects the tasks of a workload: a task is kept when any given
+/// criterion matches (or when none is given).
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct TaskFilter {
+    /// Thread ids to keep.
+    pub pids: Vec<u64>,
+    /// Process ids (thread-group ids) whose threads to keep.
+    pub tgids: Vec<u64>,
+    /// Keep threads whose name matches.
+    pub comm: Option<regex::Regex>,
+}
+
+impl TaskFilter {
+    /// Whether no criterion is set (everything is kept).
+    pub fn is_empty(&self) -> bool {
+        self.pids.is_empty() && self.tgids.is_empty() && self.comm.is_none()
+    }
+
+    /// Whether a task with this pid, process id and name is kept.
+    pub fn selects(&self, pid: u64, tgid: Option<u64>, name: &str) -> bool {
+        self.is_empty()
+            || self.pids.contains(&pid)
+            || tgid.is_some_and(|g| self.tgids.contains(&g))
+            || self.comm.as_ref().is_some_and(|r| r.is_match(name))
+    }
+}
+
+impl ReadOptions {
+    /// Options naming the input `path`, strict.
+    pub fn new(path: &str) -> ReadOptions {
+        ReadOptions { path: path.to_string(), ..ReadOptions::default() }
+    }
+}
+
 /// Which format to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FormatChoice {
@@ -78,33 +137,56 @@ pub enum FormatChoice {
     Auto,
     /// corera's own log.
     CoreraLog,
+    /// BTF (Best Trace Format), including the FreeRTOS-logger dialect.
+    Btf,
+    /// Linux ftrace text (kernel/systrace, trace-cmd report, perf script).
+    Ftrace,
+}
+
+impl FormatChoice {
+    /// Every concrete format, in detection order.
+    pub const ALL: [FormatChoice; 3] = [FormatChoice::CoreraLog, FormatChoice::Btf, FormatChoice::Ftrace];
 }
 
 /// Names of the known formats, for `--format` and error messages.
 pub fn formats() -> &'static [&'static str] {
-    &[corera_log::NAME]
+    &[corera_log::NAME, btf::NAME, ftrace::NAME]
 }
 
-fn reader_for(choice: FormatChoice, path: &str) -> Box<dyn TraceFormat> {
+fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceFormat> {
     match choice {
-        FormatChoice::Auto | FormatChoice::CoreraLog => {
-            Box::new(corera_log::CoreraLog::from(corera_log::Options { path: Some(path.to_string()) }))
-        }
+        FormatChoice::Auto | FormatChoice::CoreraLog => Box::new(corera_log::CoreraLog::from(options.clone())),
+        FormatChoice::Btf => Box::new(btf::Btf::from(options.clone())),
+        FormatChoice::Ftrace => Box::new(ftrace::Ftrace::from(options.clone())),
     }
 }
 
-/// Reads a trace from `input`, naming it `path` in messages.
+/// Reads a trace from `input` (plain or gzip-compressed text), naming it
+/// `options.path` in messages.
 ///
 /// With [`FormatChoice::Auto`], every known reader is shown the first lines
-/// (up to 64 KiB) and the first that answers yes is used.
+/// (up to 64 KiB) and the first that answers yes is used. The fingerprint
+/// in the result is that of the (decompressed) text.
 ///
 /// # Errors
 /// [`ReadError::UnknownFormat`] when no reader recognises the input,
 /// [`ReadError::Parse`] for malformed input, [`ReadError::Io`] when reading
 /// fails.
-pub fn read(input: &mut dyn BufRead, path: &str, choice: FormatChoice) -> Result<Parsed, ReadError> {
+pub fn read(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions) -> Result<Parsed, ReadError> {
+    let path = options.path.as_str();
+    // gzip is recognised by its magic bytes, so it works on stdin too.
+    let magic = input.fill_buf().map_err(|source| ReadError::Io { path: path.to_string(), source })?;
+    if magic.starts_with(&[0x1f, 0x8b]) {
+        let mut plain = std::io::BufReader::with_capacity(256 * 1024, flate2::bufread::MultiGzDecoder::new(input));
+        return read_plain(&mut plain, choice, options);
+    }
+    read_plain(input, choice, options)
+}
+
+fn read_plain(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions) -> Result<Parsed, ReadError> {
+    let path = options.path.as_str();
     let mut input = fingerprint::Fingerprinting::new(input);
-    let mut parsed = read_format(&mut input, path, choice)?;
+    let mut parsed = read_format(&mut input, choice, options)?;
     // Whatever the reader left unread (a stopped-early reader) still
     // belongs to the input's fingerprint.
     std::io::copy(&mut input, &mut std::io::sink())
@@ -113,25 +195,43 @@ pub fn read(input: &mut dyn BufRead, path: &str, choice: FormatChoice) -> Result
     Ok(parsed)
 }
 
-fn read_format(input: &mut dyn BufRead, path: &str, choice: FormatChoice) -> Result<Parsed, ReadError> {
+fn read_format(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions) -> Result<Parsed, ReadError> {
+    let path = options.path.as_str();
     let io = |source| ReadError::Io { path: path.to_string(), source };
     if choice == FormatChoice::Auto {
-        let head = input.fill_buf().map_err(io)?;
-        let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
-        let empty = head.trim().is_empty();
-        let candidates = [FormatChoice::CoreraLog];
-        let chosen = candidates.into_iter().find(|&c| reader_for(c, path).is_applicable(&head).unwrap_or(false));
-        match chosen {
-            Some(c) => return Ok(reader_for(c, path).parse(input)?),
-            // An empty input gets the reader's own "empty" error, which
-            // says what the first line should be.
-            None if empty => return Ok(reader_for(FormatChoice::CoreraLog, path).parse(input)?),
-            None => {
-                return Err(ReadError::UnknownFormat { path: path.to_string(), known: formats().join(", ") });
+        // Read whole lines until a reader says yes, all say no, or 64 KiB
+        // have been seen; then parse from those bytes followed by the rest.
+        const HEAD_LIMIT: usize = 64 * 1024;
+        let mut head = Vec::new();
+        let mut undecided: Vec<FormatChoice> = FormatChoice::ALL.to_vec();
+        let mut chosen = None;
+        loop {
+            let n = input.take((HEAD_LIMIT - head.len()) as u64).read_until(b'\n', &mut head).map_err(io)?;
+            let text = String::from_utf8_lossy(&head);
+            let at_end = n == 0 || head.len() >= HEAD_LIMIT;
+            undecided.retain(|&c| match reader_for(c, options).is_applicable(&text) {
+                Some(true) => {
+                    chosen = chosen.or(Some(c));
+                    true
+                }
+                Some(false) => false,
+                None => !at_end,
+            });
+            if chosen.is_some() || undecided.is_empty() || at_end {
+                break;
             }
         }
+        let mut rest = std::io::Cursor::new(head).chain(input);
+        let empty = rest.get_ref().0.get_ref().iter().all(u8::is_ascii_whitespace);
+        return match chosen {
+            Some(c) => Ok(reader_for(c, options).parse(&mut rest)?),
+            // An empty input gets the reader's own "empty" error, which
+            // says what the first line should be.
+            None if empty => Ok(reader_for(FormatChoice::CoreraLog, options).parse(&mut rest)?),
+            None => Err(ReadError::UnknownFormat { path: path.to_string(), known: formats().join(", ") }),
+        };
     }
-    Ok(reader_for(choice, path).parse(input)?)
+    Ok(reader_for(choice, options).parse(input)?)
 }
 
 #[cfg(test)]

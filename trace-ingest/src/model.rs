@@ -65,6 +65,9 @@ pub enum ObjectKind {
     Mutex,
     /// An event group, event flag, or task notification target.
     Event,
+    /// A shared variable (a BTF signal or label): written by some tasks,
+    /// read by others. A read depends on the last write.
+    Label,
 }
 
 impl ObjectKind {
@@ -75,6 +78,7 @@ impl ObjectKind {
             ObjectKind::Semaphore => "sem",
             ObjectKind::Mutex => "mutex",
             ObjectKind::Event => "event",
+            ObjectKind::Label => "label",
         }
     }
 }
@@ -340,6 +344,39 @@ impl Trace {
     /// Index of the task with this name, if any.
     pub fn task_by_name(&self, name: &str) -> Option<TaskId> {
         self.tasks.iter().position(|t| t.name == name).map(|i| i as TaskId)
+    }
+
+    /// Keeps only the tasks with `keep[id]` set and the events about them;
+    /// events whose peer is dropped lose the peer (a wakeup of a dropped
+    /// task is dropped). Task ids are renumbered in order.
+    pub fn retain_tasks(&mut self, keep: &[bool]) {
+        let mut new_id = vec![NONE; self.tasks.len()];
+        let mut next = 0;
+        for (i, k) in keep.iter().enumerate() {
+            if *k {
+                new_id[i] = next;
+                next += 1;
+            }
+        }
+        let mut i = 0;
+        self.tasks.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+        self.events.retain_mut(|e| {
+            let task = new_id[e.task as usize];
+            if task == NONE {
+                return false;
+            }
+            e.task = task;
+            if e.peer != NONE {
+                e.peer = new_id[e.peer as usize];
+                if e.peer == NONE && e.kind == EventKind::Wakeup {
+                    return false;
+                }
+            }
+            true
+        });
     }
 
     /// Whether priority `a` is more urgent than priority `b` in this trace.

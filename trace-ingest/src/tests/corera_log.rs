@@ -2,23 +2,16 @@
 
 use proptest::prelude::*;
 
+use super::{chain, parse_as, parse_lenient};
 use crate::corera_log::write;
 use crate::*;
 
 fn parse(text: &str) -> Result<Parsed, ReadError> {
-    read(&mut text.as_bytes(), "t.log", FormatChoice::Auto)
+    parse_as(text, FormatChoice::Auto)
 }
 
 fn parse_err(text: &str) -> String {
-    let err = parse(text).unwrap_err();
-    let mut msg = err.to_string();
-    let mut source = std::error::Error::source(&err);
-    while let Some(s) = source {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
-        source = s.source();
-    }
-    msg
+    chain(&parse(text).unwrap_err())
 }
 
 const SMALL: &str = "\
@@ -126,7 +119,7 @@ fn errors_name_file_line_column_and_expectation() {
             "t.log:2:9: invalid corera-log input: line ends early; expected a task id",
         ),
         ("corera-log 1 clock=us\n99999999999999999 0 rdy 1\n", "does not fit in 64-bit nanoseconds"),
-        ("hello\n", "`t.log` is not in a known trace format (known formats: corera-log)"),
+        ("hello\n", "`t.log` is not in a known trace format (known formats: corera-log, btf, ftrace)"),
     ];
     for (input, expected) in cases {
         let msg = parse_err(input);
@@ -137,7 +130,7 @@ fn errors_name_file_line_column_and_expectation() {
 #[test]
 fn non_utf8_is_an_error_with_line_and_byte() {
     let input = b"corera-log 1 clock=us\ntask 1 task 5 A\xff\n";
-    let err = read(&mut &input[..], "t.log", FormatChoice::CoreraLog).unwrap_err();
+    let err = read(&mut &input[..], FormatChoice::CoreraLog, &ReadOptions::new("t.log")).unwrap_err();
     let ReadError::Parse(e) = err else { panic!("{err}") };
     assert_eq!((e.line, e.column), (2, 16));
     assert!(e.kind.to_string().contains("0xff"), "{}", e.kind);
@@ -153,6 +146,20 @@ fn truncated_last_line_is_a_warning_and_keeps_earlier_events() {
     // A complete last line without a newline is simply accepted.
     let parsed = parse("corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1").unwrap();
     assert_eq!((parsed.trace.events.len(), parsed.warnings.len()), (1, 0));
+}
+
+#[test]
+fn lenient_skips_malformed_lines_and_sorts_time() {
+    let text = "corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1\n11 0 jump 1\n9 0 in 1\n12 0 out 1 done\n";
+    assert!(parse(text).is_err());
+    let parsed = parse_lenient(text, FormatChoice::Auto).unwrap();
+    let kinds: Vec<_> = parsed.trace.events.iter().map(|e| (e.time / 1000, e.kind)).collect();
+    assert_eq!(kinds, vec![(9, EventKind::SwitchIn), (10, EventKind::Ready), (12, EventKind::Finished)]);
+    assert_eq!(parsed.warnings.len(), 2, "{:?}", parsed.warnings);
+    assert_eq!(parsed.warnings[0].line, 4);
+    assert!(parsed.warnings[0].message.contains("skipped malformed line (column 6)"));
+    assert_eq!(parsed.warnings[1].line, 5);
+    assert!(parsed.warnings[1].message.contains("1 events had timestamps earlier"));
 }
 
 #[test]
@@ -178,7 +185,7 @@ prop_compose! {
         clock in prop_oneof![Just(Clock::Ns), Just(Clock::Us), (1u64..=1_000_000_000).prop_map(|rate| Clock::Ticks { rate })],
         low in any::<bool>(),
         names in proptest::collection::vec((arb_name(), 0u8..3, proptest::option::of(-20i32..300)), 1..6),
-        nobj in 0usize..4,
+        nobj in 0usize..5,
         raw in proptest::collection::vec((0u64..5_000, 0u16..4, 0u8..13, any::<u32>(), any::<u32>(), proptest::option::of(0u32..100_000), any::<bool>()), 0..60),
     ) -> Trace {
         let mut trace = Trace::new(clock);
@@ -188,7 +195,7 @@ prop_compose! {
             trace.tasks.push(Task { name, kind, priority, handle: (i as u64) * 7 + 3 });
         }
         for i in 0..nobj {
-            let kind = [ObjectKind::Queue, ObjectKind::Semaphore, ObjectKind::Mutex, ObjectKind::Event][i];
+            let kind = [ObjectKind::Queue, ObjectKind::Semaphore, ObjectKind::Mutex, ObjectKind::Event, ObjectKind::Label][i];
             trace.objects.push(Object { name: format!("obj{i}"), kind });
         }
         let nt = trace.tasks.len() as u32;
@@ -230,7 +237,7 @@ proptest! {
     fn round_trip(trace in arb_trace()) {
         let mut text = Vec::new();
         write(&trace, &mut text).unwrap();
-        let parsed = read(&mut &text[..], "p.log", FormatChoice::CoreraLog).unwrap();
+        let parsed = read(&mut &text[..], FormatChoice::CoreraLog, &ReadOptions::new("p.log")).unwrap();
         prop_assert!(parsed.warnings.is_empty());
         prop_assert_eq!(&parsed.trace, &trace);
         let mut again = Vec::new();
@@ -243,6 +250,6 @@ proptest! {
     fn arbitrary_input_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         let mut input = b"corera-log 1 clock=us\n".to_vec();
         input.extend(bytes);
-        let _ = read(&mut &input[..], "f.log", FormatChoice::CoreraLog);
+        let _ = read(&mut &input[..], FormatChoice::CoreraLog, &ReadOptions::new("f.log"));
     }
 }

@@ -1,0 +1,166 @@
+//! What every line-oriented reader shares: a streaming line source that
+//! reuses one buffer, checks UTF-8 and strips line ends; and a trace
+//! builder that enforces time order (or sorts, when lenient), skips
+//! malformed lines when lenient, and collects warnings.
+
+use std::io::BufRead;
+
+use crate::error::{ParseError, ParseErrorKind, Warning};
+use crate::model::{Event, Trace};
+use crate::{Parsed, ReadOptions};
+
+/// A line as read: its number, text without the line end, and whether it
+/// ended with a newline (the last line of a cut-off capture does not).
+pub(crate) struct Line<'a> {
+    pub(crate) number: u64,
+    pub(crate) text: &'a str,
+    pub(crate) complete: bool,
+}
+
+/// A streaming line source over a [`BufRead`], one buffer for all lines.
+pub(crate) struct Lines<'r> {
+    reader: &'r mut dyn BufRead,
+    buf: Vec<u8>,
+    number: u64,
+}
+
+impl<'r> Lines<'r> {
+    pub(crate) fn new(reader: &'r mut dyn BufRead) -> Lines<'r> {
+        Lines { reader, buf: Vec::with_capacity(512), number: 0 }
+    }
+
+    /// The next line, `Ok(None)` at the end of input, or an error with the
+    /// line number, a 0-based column and what was wrong.
+    pub(crate) fn next_line(&mut self) -> Result<Option<Line<'_>>, (u64, usize, ParseErrorKind)> {
+        self.buf.clear();
+        let n =
+            self.reader.read_until(b'\n', &mut self.buf).map_err(|e| (self.number + 1, 0, ParseErrorKind::Io(e)))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let complete = self.buf.last() == Some(&b'\n');
+        let text = std::str::from_utf8(&self.buf).map_err(|e| {
+            let at = e.valid_up_to();
+            (self.number, at, ParseErrorKind::NotUtf8 { byte: self.buf[at] })
+        })?;
+        Ok(Some(Line { number: self.number, text: text.trim_end_matches(['\n', '\r']), complete }))
+    }
+
+    /// Lines read so far.
+    pub(crate) fn count(&self) -> u64 {
+        self.number
+    }
+}
+
+/// 0-based byte offset of `part` inside `line` (`part` must be a slice of
+/// `line`; otherwise 0).
+pub(crate) fn column(line: &str, part: &str) -> usize {
+    let start = line.as_ptr() as usize;
+    let at = part.as_ptr() as usize;
+    if at >= start && at <= start + line.len() { at - start } else { 0 }
+}
+
+/// Collects events into a [`Trace`] with the checks every format shares.
+pub(crate) struct Builder {
+    pub(crate) trace: Trace,
+    pub(crate) warnings: Vec<Warning>,
+    format: &'static str,
+    path: String,
+    lenient: bool,
+    /// Formats a raw timestamp as the source writes it.
+    pub(crate) show_time: fn(u64) -> String,
+    last_time: u64,
+    last_raw: u64,
+    out_of_order: u64,
+    first_out_of_order: u64,
+    skipped: u64,
+}
+
+/// Malformed lines listed one by one under `--lenient` before only
+/// counting the rest.
+const LISTED: u64 = 10;
+
+impl Builder {
+    pub(crate) fn new(trace: Trace, format: &'static str, options: &ReadOptions) -> Builder {
+        Builder {
+            trace,
+            warnings: Vec::new(),
+            format,
+            path: options.path.clone(),
+            lenient: options.lenient,
+            show_time: |t| t.to_string(),
+            last_time: 0,
+            last_raw: 0,
+            out_of_order: 0,
+            first_out_of_order: 0,
+            skipped: 0,
+        }
+    }
+
+    /// An error at `line`, `column` (0-based).
+    pub(crate) fn error(&self, line: u64, column: usize, kind: ParseErrorKind) -> ParseError {
+        ParseError { path: self.path.clone(), line, column: column as u32 + 1, format: self.format, kind }
+    }
+
+    /// Adds an event, checking time order. `raw_time` is the line's
+    /// timestamp in source units, for the message.
+    pub(crate) fn push(&mut self, line: u64, event: Event, raw_time: u64) -> Result<(), ParseErrorKind> {
+        if event.time < self.last_time {
+            if !self.lenient {
+                let show = self.show_time;
+                return Err(ParseErrorKind::TimeBackwards { previous: show(self.last_raw), now: show(raw_time) });
+            }
+            if self.out_of_order == 0 {
+                self.first_out_of_order = line;
+            }
+            self.out_of_order += 1;
+        } else {
+            self.last_time = event.time;
+            self.last_raw = raw_time;
+        }
+        self.trace.events.push(event);
+        Ok(())
+    }
+
+    /// A malformed line: an error, or under `--lenient` a warning and the
+    /// line is skipped.
+    pub(crate) fn malformed(&mut self, line: u64, column: usize, kind: ParseErrorKind) -> Result<(), ParseError> {
+        if !self.lenient || matches!(kind, ParseErrorKind::Io(_)) {
+            return Err(self.error(line, column, kind));
+        }
+        self.skipped += 1;
+        if self.skipped <= LISTED {
+            self.warnings
+                .push(Warning { line, message: format!("skipped malformed line (column {}): {kind}", column + 1) });
+        }
+        Ok(())
+    }
+
+    /// A recoverable oddity at `line`.
+    pub(crate) fn warn(&mut self, line: u64, message: String) {
+        self.warnings.push(Warning { line, message });
+    }
+
+    /// Finishes the trace: sorts out-of-order events under `--lenient`
+    /// (stable, so ties keep file order) and adds summary warnings.
+    pub(crate) fn finish(mut self) -> Parsed {
+        if self.skipped > LISTED {
+            self.warnings.push(Warning {
+                line: 0,
+                message: format!("{} malformed lines skipped in all (--lenient)", self.skipped),
+            });
+        }
+        if self.out_of_order > 0 {
+            self.trace.events.sort_by_key(|e| e.time);
+            self.warnings.push(Warning {
+                line: self.first_out_of_order,
+                message: format!(
+                    "{} events had timestamps earlier than a previous line (first here); sorted by time (--lenient)",
+                    self.out_of_order
+                ),
+            });
+        }
+        Parsed { trace: self.trace, warnings: self.warnings, source: Default::default(), format: self.format }
+    }
+}

@@ -1,0 +1,182 @@
+//! BTF reader tests on small hand-written traces.
+
+use super::{chain, parse_as, parse_lenient};
+use crate::{EventKind, FormatChoice, ObjectKind, TaskKind};
+
+fn kinds(text: &str) -> Vec<(u64, EventKind, String, u16)> {
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    p.trace.events.iter().map(|e| (e.time, e.kind, p.trace.tasks[e.task as usize].name.clone(), e.core)).collect()
+}
+
+#[test]
+fn task_and_isr_states_map_to_the_model() {
+    let text = "#version 2.1\n#TIMESCALE us\n# a comment\n\
+        1,Stim,0,T,A,0,activate\n2,Core_0,0,T,A,0,start\n3,Core_0,0,T,A,0,preempt\n\
+        4,Core_0,0,I,Irq,0,start\n5,Core_0,0,I,Irq,0,terminate\n6,Core_0,0,T,A,0,resume\n\
+        7,Core_0,0,T,A,0,wait\n8,Core_0,0,T,A,0,release\n9,Core_1,0,T,A,0,run\n10,Core_1,0,T,A,0,terminate\n";
+    let got = kinds(text);
+    let want = [
+        (1_000, EventKind::Ready, "A", 0),
+        (2_000, EventKind::SwitchIn, "A", 0),
+        (3_000, EventKind::Preempted, "A", 0),
+        (4_000, EventKind::IsrEnter, "Irq", 0),
+        (5_000, EventKind::IsrExit, "Irq", 0),
+        (6_000, EventKind::SwitchIn, "A", 0),
+        (7_000, EventKind::Blocked, "A", 0),
+        (8_000, EventKind::Ready, "A", 0),
+        (9_000, EventKind::SwitchIn, "A", 1),
+        (10_000, EventKind::Finished, "A", 1),
+    ];
+    let want: Vec<_> = want.iter().map(|&(t, k, n, c)| (t, k, n.to_string(), c)).collect();
+    assert_eq!(got, want);
+    let p = parse_as(text, FormatChoice::Btf).unwrap();
+    assert_eq!(p.trace.tasks[1].kind, TaskKind::Isr);
+}
+
+#[test]
+fn time_scales_convert_to_ns() {
+    for (scale, ns) in [("ps", 0), ("PS", 0), ("ns", 7), ("us", 7_000), ("ms", 7_000_000), ("s", 7_000_000_000)] {
+        let text = format!("#timeScale {scale}\n7,Core_0,0,T,A,0,start\n");
+        assert_eq!(kinds(&text)[0].0, ns, "{scale}");
+    }
+    let text = "#timeScale ps\n7500,Core_0,0,T,A,0,start\n";
+    assert_eq!(kinds(text)[0].0, 7);
+}
+
+#[test]
+fn numeric_tables_crlf_empty_instances_and_commas_in_notes() {
+    let text = "#version 1.0\r\n#timeScale ns\r\n#typeTable\r\n#-0 T\r\n#-1 C\r\n#entityTable\r\n#-0 Task_A\r\n#-1 Core_1\r\n\
+        #entityTypeTable\r\n#-C Core_1\r\n#-T Task_A\r\n\
+        10,1,,0,0,,start\r\n20,1,,0,0,,preempt,reason: a, b, c\r\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    assert_eq!(p.trace.tasks[0].name, "Task_A");
+    assert_eq!(p.trace.events.len(), 2);
+    assert_eq!(p.trace.events[1].kind, EventKind::Preempted);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+}
+
+#[test]
+fn communication_becomes_edges() {
+    let text = "#timeScale ns\n\
+        1,Core_0,0,T,A,0,start\n\
+        2,A,0,STI,Go,0,trigger\n3,Go,0,T,B,0,activate\n\
+        4,A,0,EVENT,Ev,0,set_event,C\n\
+        5,A,0,R,Run1,0,start\n6,Run1,0,SIG,Speed,0,write\n\
+        7,B,0,SIG,Speed,0,read\n\
+        8,A,0,SEM,Lock,0,requestsemaphore\n9,A,0,SEM,Lock,0,assigned\n10,A,0,SEM,Lock,0,released\n\
+        11,Core_0,0,T,A,0,terminate\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let t = &p.trace;
+    let name = |i: u32| t.tasks[i as usize].name.as_str();
+    let ev: Vec<_> =
+        t.events.iter().map(|e| (e.kind, name(e.task), if e.peer == u32::MAX { "-" } else { name(e.peer) })).collect();
+    assert_eq!(
+        ev,
+        vec![
+            (EventKind::SwitchIn, "A", "-"),
+            (EventKind::Wakeup, "A", "B"),
+            (EventKind::Ready, "B", "-"),
+            (EventKind::EventSet, "A", "C"),
+            (EventKind::Send, "A", "-"),
+            (EventKind::Receive, "B", "A"),
+            (EventKind::Take, "A", "-"),
+            (EventKind::Give, "A", "-"),
+            (EventKind::Finished, "A", "-"),
+        ]
+    );
+    let kinds: Vec<_> = t.objects.iter().map(|o| (o.name.as_str(), o.kind)).collect();
+    assert_eq!(kinds, vec![("Ev", ObjectKind::Event), ("Speed", ObjectKind::Label), ("Lock", ObjectKind::Semaphore)]);
+    assert!(p.warnings[0].message.contains("SEM requestsemaphore (1)"), "{:?}", p.warnings);
+}
+
+#[test]
+fn freertos_dialect_merges_cores_and_attributes_kernel_objects() {
+    let text = "#timeScale us\n\
+        1,Core_0,0,T,[0/0001]Prod,0,preempt,create pri:4\n\
+        1,Core_0,0,T,[0/0002]CS,0,preempt,create pri:3\n\
+        1,Core_0,0,T,[0/0003]CS,0,preempt,create pri:3\n\
+        2,Core_0,0,STI,queue,0,trigger,create 0x10\n\
+        3,[0/0000],0,T,[0/0001]Prod,0,resume,\n\
+        4,Core_0,0,STI,queue,0,trigger,send 0x10\n\
+        5,Core_0,0,T,[0/0001]Prod,0,preempt,\n\
+        6,[0/0001]Prod,0,T,[1/0002]CS,0,resume,\n\
+        7,Core_1,0,STI,queue,0,trigger,recv 0x10\n\
+        8,Core_1,0,STI,mutex,0,trigger,take 0x20\n\
+        9,Core_0,0,STI,sem,0,trigger,give 0x30\n\
+        10,Core_1,0,T,[1/0002]CS,0,preempt,\n\
+        11,Core_0,0,STI,TICK,0,trigger,1\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let t = &p.trace;
+    let names: Vec<_> = t.tasks.iter().map(|x| (x.name.as_str(), x.priority, x.handle)).collect();
+    assert_eq!(names, vec![("Prod", Some(4), 1), ("CS#2", Some(3), 2), ("CS#3", Some(3), 3)]);
+    let ev: Vec<_> = t.events.iter().map(|e| (e.time / 1000, e.kind, e.task, e.core)).collect();
+    assert_eq!(
+        ev,
+        vec![
+            (3, EventKind::SwitchIn, 0, 0),
+            (4, EventKind::Send, 0, 0),
+            (5, EventKind::Blocked, 0, 0),
+            (6, EventKind::SwitchIn, 1, 1),
+            (7, EventKind::Receive, 1, 1),
+            (8, EventKind::Take, 1, 1),
+            (10, EventKind::Blocked, 1, 1),
+        ]
+    );
+    assert_eq!(t.objects[1].kind, ObjectKind::Mutex);
+    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(joined.iter().any(|m| m.contains("STI TICK (1)")), "{joined:?}");
+    assert!(
+        joined.iter().any(|m| m.contains("1 queue/semaphore operations happened with no task running")),
+        "{joined:?}"
+    );
+}
+
+#[test]
+fn malformed_lines_name_line_column_and_shape() {
+    let cases = [
+        (
+            "#timeScale ns\n1,Core_0,0,T,A,0,start\n2,Core_0,0,T\n",
+            "t.log:3:1: invalid btf input: expected a data line `time,source,",
+        ),
+        (
+            "#timeScale ns\n1,Core_0,0,T,A,0,start\nx,Core_0,0,T,A,0,start\n",
+            "t.log:3:1: invalid btf input: expected a time",
+        ),
+        (
+            "#timeScale parsecs\n",
+            "t.log:1:12: invalid btf input: expected a time scale: ps, ns, us, ms or s, found `parsecs`",
+        ),
+        (
+            "#timeScale ns\n5,Core_0,0,T,A,0,start\n4,Core_0,0,T,A,0,preempt\n",
+            "t.log:3:18: invalid btf input: timestamp 4 is earlier than 5",
+        ),
+        (
+            "#timeScale us\n1,Core_0,0,T,[0/0001]A,0,preempt,create pri:high\n",
+            "t.log:2:26: invalid btf input: expected `create pri:<number>`",
+        ),
+        ("#version 1\n", "t.log:1:1: invalid btf input: the input is empty"),
+    ];
+    for (text, want) in cases {
+        let err = chain(&parse_as(text, FormatChoice::Btf).unwrap_err());
+        assert!(err.contains(want), "got {err}\nwant {want}");
+    }
+}
+
+#[test]
+fn lenient_skips_and_sorts_and_unknown_events_are_counted() {
+    let text = "#timeScale ns\n5,Core_0,0,T,A,0,start\n2,Core_0,0,T\n4,Core_0,0,T,A,0,preempt\n6,Core_0,0,T,A,0,teleport\n7,X,0,FOO,B,0,bar";
+    let p = parse_lenient(text, FormatChoice::Btf).unwrap();
+    assert_eq!(p.trace.events.iter().map(|e| e.time).collect::<Vec<_>>(), vec![4, 5]);
+    let msgs: Vec<_> = p.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+    assert!(msgs[0].0 == 3 && msgs[0].1.starts_with("skipped malformed line"), "{msgs:?}");
+    assert!(msgs.iter().any(|m| m.1.contains("FOO bar (1), T teleport (1)")), "{msgs:?}");
+    assert!(msgs.iter().any(|m| m.0 == 4 && m.1.contains("sorted by time")), "{msgs:?}");
+}
+
+#[test]
+fn truncated_last_line_is_a_warning() {
+    let p = parse_as("#timeScale ns\n5,Core_0,0,T,A,0,start\n6,Core_0,0,T", FormatChoice::Btf).unwrap();
+    assert_eq!(p.trace.events.len(), 1);
+    assert_eq!(p.warnings[0].line, 3);
+    assert!(p.warnings[0].message.contains("truncated"));
+}
