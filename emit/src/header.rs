@@ -86,8 +86,8 @@ impl Emitter for CHeader {
         let _ = writeln!(s, " *   corera analyze {} --cores {cores}", r.input_name);
         let _ = writeln!(
             s,
-            " * Input: {} ({}, {} bytes, fnv1a64 {:016x})",
-            r.input_name, r.format, r.source.bytes, r.source.fnv1a64
+            " * Input: {} ({}, {} bytes, hash {:016x})",
+            r.input_name, r.format, r.source.bytes, r.source.hash
         );
         let _ = writeln!(
             s,

@@ -50,7 +50,7 @@ impl Emitter for Json {
         let value = json!({
             "schema_version": SCHEMA_VERSION,
             "corera_version": VERSION,
-            "input": { "name": r.input_name, "format": r.format, "bytes": r.source.bytes, "fnv1a64": format!("{:016x}", r.source.fnv1a64) },
+            "input": { "name": r.input_name, "format": r.format, "bytes": r.source.bytes, "hash": format!("{:016x}", r.source.hash) },
             "trace": r.trace,
             "graph": {
                 "communication_groups": r.graph.communication_groups(),

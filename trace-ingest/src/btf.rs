@@ -27,7 +27,9 @@
 //! `take`, `give`, `create` with an address) are attributed to the task
 //! running on that core.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::io::BufRead;
 
 use crate::error::{ParseError, ParseErrorKind};
@@ -190,16 +192,16 @@ impl Reader {
             out: Builder::new(Trace::new(Clock::Ns), NAME, options),
             scale: (1, 1),
             table: Table::None,
-            types: HashMap::new(),
-            entities: HashMap::new(),
-            task_ids: HashMap::new(),
-            object_ids: HashMap::new(),
-            core_ids: HashMap::new(),
+            types: HashMap::default(),
+            entities: HashMap::default(),
+            task_ids: HashMap::default(),
+            object_ids: HashMap::default(),
+            core_ids: HashMap::default(),
             current: Vec::new(),
             task_core: Vec::new(),
-            triggers: HashMap::new(),
-            runnable_task: HashMap::new(),
-            label_writer: HashMap::new(),
+            triggers: HashMap::default(),
+            runnable_task: HashMap::default(),
+            label_writer: HashMap::default(),
             dialect: false,
             seen_data: false,
             skipped: BTreeMap::new(),
@@ -246,7 +248,7 @@ impl Reader {
     fn finish(mut self) -> Parsed {
         // Names must identify tasks: the FreeRTOS logger reuses a name for
         // several tasks (`CS`), so such tasks are told apart by their id.
-        let mut count: HashMap<&str, u32> = HashMap::new();
+        let mut count: HashMap<&str, u32> = HashMap::default();
         for t in &self.out.trace.tasks {
             *count.entry(t.name.as_str()).or_default() += 1;
         }
@@ -346,7 +348,7 @@ impl Reader {
     }
 
     fn is_core(&self, name: &str) -> bool {
-        self.core_ids.contains_key(name) || name.to_ascii_lowercase().starts_with("core")
+        name.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("core")) || self.core_ids.contains_key(name)
     }
 
     fn task(&mut self, text: &str, isr: bool) -> (TaskId, Option<u16>) {
@@ -396,14 +398,24 @@ impl Reader {
     }
 
     fn data<'a>(&mut self, line: u64, text: &'a str) -> Result<(), (&'a str, ParseErrorKind)> {
-        let mut f = text.splitn(8, ',');
-        let time_s = f.next().unwrap_or("").trim();
-        let (Some(source), Some(_), Some(ttype), Some(target), Some(_), Some(event)) =
-            (f.next(), f.next(), f.next(), f.next(), f.next(), f.next())
-        else {
+        // Split at the first seven commas (the note may hold more).
+        let mut fields = [""; 8];
+        let mut start = 0;
+        let mut n = 0;
+        for comma in memchr::memchr_iter(b',', text.as_bytes()) {
+            fields[n] = &text[start..comma];
+            start = comma + 1;
+            n += 1;
+            if n == 7 {
+                break;
+            }
+        }
+        fields[n] = &text[start..];
+        if n < 6 {
             return Err((text, ParseErrorKind::expected(FIELDS, text)));
-        };
-        let note = f.next().unwrap_or("").trim();
+        }
+        let [time_s, source, _, ttype, target, _, event, note] = fields;
+        let (time_s, note) = (time_s.trim(), if n == 7 { note.trim() } else { "" });
         let raw: u64 =
             time_s.parse().map_err(|_| (time_s, ParseErrorKind::expected("a time (non-negative integer)", time_s)))?;
         let time = u128::from(raw) * u128::from(self.scale.0) / u128::from(self.scale.1);

@@ -12,7 +12,7 @@
 //! <time> <core> <event> <args...>              event
 //! ```
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::io::{BufRead, Write};
 
 use crate::error::{ParseError, ParseErrorKind};
@@ -117,8 +117,8 @@ impl Reader {
         Reader {
             out: Builder::new(Trace::new(Clock::Ns), NAME, options),
             line: 0,
-            task_ids: HashMap::new(),
-            object_ids: HashMap::new(),
+            task_ids: HashMap::default(),
+            object_ids: HashMap::default(),
         }
     }
 

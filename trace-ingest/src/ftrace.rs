@@ -17,7 +17,9 @@
 //! (`--pid`, `--tgid`, `--comm`) keep the workload and drop the rest after
 //! reading, since a thread's name and process can be learned late.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::io::BufRead;
 
 use crate::error::{ParseError, ParseErrorKind};
@@ -287,7 +289,7 @@ impl Reader {
         Reader {
             out,
             filter: options.filter.clone(),
-            tasks: HashMap::new(),
+            tasks: HashMap::default(),
             tgid: Vec::new(),
             idle: None,
             seen_waking: false,

@@ -191,7 +191,7 @@ fn read_plain(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptio
     // belongs to the input's fingerprint.
     std::io::copy(&mut input, &mut std::io::sink())
         .map_err(|source| ReadError::Io { path: path.to_string(), source })?;
-    parsed.source = input.fingerprint;
+    parsed.source = input.fingerprint();
     Ok(parsed)
 }
 

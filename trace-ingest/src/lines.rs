@@ -17,39 +17,82 @@ pub(crate) struct Line<'a> {
     pub(crate) complete: bool,
 }
 
-/// A streaming line source over a [`BufRead`], one buffer for all lines.
+/// A streaming line source over a [`BufRead`]. Lines that lie whole in the
+/// reader's buffer are parsed in place; only a line that spans two buffer
+/// fills is copied (into one reused buffer).
 pub(crate) struct Lines<'r> {
     reader: &'r mut dyn BufRead,
-    buf: Vec<u8>,
+    spill: Vec<u8>,
+    /// Bytes of the reader's buffer that the current line occupies, to be
+    /// consumed before the next line is read.
+    pending: usize,
     number: u64,
 }
 
 impl<'r> Lines<'r> {
     pub(crate) fn new(reader: &'r mut dyn BufRead) -> Lines<'r> {
-        Lines { reader, buf: Vec::with_capacity(512), number: 0 }
+        Lines { reader, spill: Vec::with_capacity(512), pending: 0, number: 0 }
     }
 
     /// The next line, `Ok(None)` at the end of input, or an error with the
     /// line number, a 0-based column and what was wrong.
     pub(crate) fn next_line(&mut self) -> Result<Option<Line<'_>>, (u64, usize, ParseErrorKind)> {
-        self.buf.clear();
-        let n =
-            self.reader.read_until(b'\n', &mut self.buf).map_err(|e| (self.number + 1, 0, ParseErrorKind::Io(e)))?;
-        if n == 0 {
-            return Ok(None);
-        }
+        let io = |number: u64| move |e| (number + 1, 0, ParseErrorKind::Io(e));
+        self.reader.consume(std::mem::take(&mut self.pending));
+        let (found, available) = {
+            let buf = self.reader.fill_buf().map_err(io(self.number))?;
+            (memchr::memchr(b'\n', buf), buf.len())
+        };
+        let (bytes, complete): (&[u8], bool) = match found {
+            Some(i) => {
+                self.pending = i + 1;
+                let buf = self.reader.fill_buf().map_err(io(self.number))?;
+                (&buf[..=i], true)
+            }
+            None if available == 0 => return Ok(None),
+            None => {
+                // The line continues past the buffer: gather it.
+                self.spill.clear();
+                let mut complete = false;
+                loop {
+                    let (found, len) = {
+                        let buf = self.reader.fill_buf().map_err(io(self.number))?;
+                        if buf.is_empty() {
+                            break;
+                        }
+                        let found = memchr::memchr(b'\n', buf);
+                        let take = found.map_or(buf.len(), |i| i + 1);
+                        self.spill.extend_from_slice(&buf[..take]);
+                        (found, take)
+                    };
+                    self.reader.consume(len);
+                    if found.is_some() {
+                        complete = true;
+                        break;
+                    }
+                }
+                (&self.spill[..], complete)
+            }
+        };
         self.number += 1;
-        let complete = self.buf.last() == Some(&b'\n');
-        let text = std::str::from_utf8(&self.buf).map_err(|e| {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
             let at = e.valid_up_to();
-            (self.number, at, ParseErrorKind::NotUtf8 { byte: self.buf[at] })
+            (self.number, at, ParseErrorKind::NotUtf8 { byte: bytes[at] })
         })?;
-        Ok(Some(Line { number: self.number, text: text.trim_end_matches(['\n', '\r']), complete }))
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        Ok(Some(Line { number: self.number, text: text.strip_suffix('\r').unwrap_or(text), complete }))
     }
 
     /// Lines read so far.
     pub(crate) fn count(&self) -> u64 {
         self.number
+    }
+}
+
+impl Drop for Lines<'_> {
+    fn drop(&mut self) {
+        // Leave the reader positioned after the last line handed out.
+        self.reader.consume(self.pending);
     }
 }
 
