@@ -93,7 +93,7 @@ pub(crate) struct PlaceArgs {
     pub(crate) balance: f64,
     /// Largest number of search nodes for the exact search; past it the
     /// best placement found so far is reported, unproven.
-    #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+    #[arg(long, value_name = "N", default_value_t = corera_search::DEFAULT_NODE_BUDGET)]
     pub(crate) node_budget: u64,
 }
 

@@ -45,6 +45,8 @@ pub(crate) struct Tables {
 
 #[derive(Clone, Copy, Debug, Default)]
 struct TaskState {
+    /// Whether any event of this task was seen yet.
+    seen: bool,
     ready: bool,
     ready_since: u64,
     running_on: Option<u16>,
@@ -60,6 +62,8 @@ struct CoreState {
     current: Option<u32>,
     /// ISRs executing on this core, innermost last, with their start.
     isrs: Vec<(u32, u64)>,
+    /// When the idle task was switched in here (idle time is per core).
+    idle_since: u64,
 }
 
 impl Tables {
@@ -115,6 +119,24 @@ impl Tables {
     }
 }
 
+/// Closes the interval of whatever runs on `core` when another task is
+/// switched in there without a switch-out (a lost event): the previous
+/// task is taken as preempted.
+fn close_missing(trace: &Trace, tables: &mut Tables, tasks: &mut [TaskState], core: &mut CoreState, time: u64) {
+    let Some(prev) = core.current.take() else { return };
+    let idle = trace.tasks[prev as usize].kind == TaskKind::Idle;
+    let since = if idle { core.idle_since } else { tasks[prev as usize].run_since };
+    if core.isrs.is_empty() {
+        tables.running(prev, time - since);
+    }
+    if !idle {
+        let p = &mut tasks[prev as usize];
+        p.running_on = None;
+        p.ready = true;
+        p.ready_since = time;
+    }
+}
+
 /// Derives the tables from `trace`; oddities (a switch-out of a task that
 /// is not running, a receive with no matching send) become warnings.
 pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
@@ -140,6 +162,9 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
         let t = e.task;
         let ti = t as usize;
         let core = e.core as usize;
+        if e.kind.switch_out().is_none() {
+            tasks[ti].seen = true;
+        }
         match e.kind {
             EventKind::Ready => {
                 let s = &mut tasks[ti];
@@ -153,22 +178,29 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
             }
             EventKind::SwitchIn => {
                 // A task switched in on another core without a switch-out
-                // there (lost event): close that interval first.
+                // there (lost event): close that interval first. Idle tasks
+                // are the exception: one idle task may stand for the idle
+                // loops of every core (Linux's pid 0), so it runs on several
+                // cores at once; its time is tracked per core.
+                if trace.tasks[ti].kind == TaskKind::Idle {
+                    if cores[core].current.is_some_and(|p| p != t) {
+                        close_missing(trace, &mut tables, &mut tasks, &mut cores[core], e.time);
+                        odd_switches += 1;
+                    }
+                    if cores[core].current != Some(t) {
+                        cores[core].current = Some(t);
+                        cores[core].idle_since = e.time;
+                    }
+                    continue;
+                }
                 if let Some(other) = tasks[ti].running_on.filter(|&c| c as usize != core) {
                     let since = tasks[ti].run_since;
                     tables.running(t, e.time - since);
                     cores[other as usize].current = None;
                     odd_switches += 1;
                 }
-                if let Some(prev) = cores[core].current.filter(|&p| p != t) {
-                    // Missing switch-out of the previous task: assume preempted.
-                    let p = &mut tasks[prev as usize];
-                    if cores[core].isrs.is_empty() {
-                        tables.running(prev, e.time - p.run_since);
-                    }
-                    p.running_on = None;
-                    p.ready = true;
-                    p.ready_since = e.time;
+                if cores[core].current.is_some_and(|p| p != t) {
+                    close_missing(trace, &mut tables, &mut tasks, &mut cores[core], e.time);
                     odd_switches += 1;
                 }
                 let s = &mut tasks[ti];
@@ -183,10 +215,27 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
                 s.run_since = e.time;
                 cores[core].current = Some(t);
             }
+            EventKind::Preempted | EventKind::Blocked | EventKind::Finished
+                if trace.tasks[ti].kind == TaskKind::Idle =>
+            {
+                if cores[core].current == Some(t) {
+                    if cores[core].isrs.is_empty() {
+                        tables.running(t, e.time - cores[core].idle_since);
+                    }
+                    cores[core].current = None;
+                } else {
+                    odd_switches += 1;
+                }
+            }
             EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
                 let s = &mut tasks[ti];
                 let Some(on) = s.running_on else {
-                    odd_switches += 1;
+                    // A task's first event may be its switch-out: it was
+                    // running when the trace started. Only later ones are odd.
+                    if s.seen {
+                        odd_switches += 1;
+                    }
+                    s.seen = true;
                     continue;
                 };
                 if cores[on as usize].isrs.is_empty() {
@@ -210,7 +259,12 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
                     Some(&(outer, since)) => tables.running(outer, e.time - since),
                     None => {
                         if let Some(cur) = cores[core].current {
-                            tables.running(cur, e.time - tasks[cur as usize].run_since);
+                            let since = if trace.tasks[cur as usize].kind == TaskKind::Idle {
+                                cores[core].idle_since
+                            } else {
+                                tasks[cur as usize].run_since
+                            };
+                            tables.running(cur, e.time - since);
                         }
                     }
                 }
@@ -231,7 +285,11 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
                     Some(outer) => outer.1 = e.time,
                     None => {
                         if let Some(cur) = cores[core].current {
-                            tasks[cur as usize].run_since = e.time;
+                            if trace.tasks[cur as usize].kind == TaskKind::Idle {
+                                cores[core].idle_since = e.time;
+                            } else {
+                                tasks[cur as usize].run_since = e.time;
+                            }
                         }
                     }
                 }
@@ -309,7 +367,12 @@ pub(crate) fn derive(trace: &Trace) -> (Tables, Vec<Warning>) {
             Some(&(isr, since)) => tables.running(isr, end - since),
             None => {
                 if let Some(cur) = core.current {
-                    tables.running(cur, end - tasks[cur as usize].run_since);
+                    let since = if trace.tasks[cur as usize].kind == TaskKind::Idle {
+                        core.idle_since
+                    } else {
+                        tasks[cur as usize].run_since
+                    };
+                    tables.running(cur, end - since);
                 }
             }
         }

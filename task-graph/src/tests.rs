@@ -105,3 +105,18 @@ fn empty_trace_gives_an_empty_graph() {
     assert!(g.tasks.is_empty() && g.edges.is_empty() && warnings.is_empty());
     assert_eq!(g.communication_groups(), 0);
 }
+
+#[test]
+fn one_idle_task_runs_on_several_cores_at_once() {
+    // Linux traces have one idle task (pid 0) for every CPU. Core 0 idles
+    // 0..10 and 30..40, core 1 idles 0..40; A runs 10..30 on core 0; B's
+    // first event is its switch-out (it was running when the trace began).
+    let t = trace(
+        "task 0 idle 0 IDLE\ntask 1 task 1 A\ntask 2 task 1 B\n\
+         0 0 in 0\n0 1 in 0\n5 1 out 2 preempt\n10 0 out 0 preempt\n10 0 in 1\n30 0 out 1 block\n30 0 in 0\n40 0 out 0 preempt\n40 1 out 0 preempt\n",
+    );
+    let (g, warnings) = TaskGraph::build(&t).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(g.tasks[0].running_ns, 60_000);
+    assert_eq!(g.tasks[1].running_ns, 20_000);
+}

@@ -19,7 +19,8 @@ use corera_trace_ingest::{FormatChoice, ReadOptions, read};
 fn generate(path: &std::path::Path, bytes: u64) -> std::io::Result<u64> {
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
     writeln!(out, "#version 2.2.0\n#creator corera ingest benchmark\n#timeScale us")?;
-    let names = ["Runner", "Sensor", "Filter", "Control", "Comms", "Logger", "Ui", "Storage", "Motor", "Net", "Audio", "Power"];
+    let names =
+        ["Runner", "Sensor", "Filter", "Control", "Comms", "Logger", "Ui", "Storage", "Motor", "Net", "Audio", "Power"];
     for (i, n) in names.iter().enumerate() {
         writeln!(out, "{},Core_0,0,T,[0/{:04}]{n},0,preempt,create pri:{}", 1000 + i, i + 1, 1 + i % 5)?;
     }
@@ -47,9 +48,18 @@ fn generate(path: &std::path::Path, bytes: u64) -> std::io::Result<u64> {
                     names[task - 1]
                 )
             }
-            4 => format!("{t},Core_{core},0,STI,queue,0,trigger,{} 0x8001ce20\n", if state & 4 == 0 { "send" } else { "recv" }),
-            5 | 6 => format!("{t},Core_{core},0,STI,sem,0,trigger,{} 0x80019d90\n", if state & 4 == 0 { "take" } else { "give" }),
-            7 => format!("{t},Core_{core},0,STI,mutex,0,trigger,{} 0x80019e40\n", if state & 4 == 0 { "take" } else { "give" }),
+            4 => format!(
+                "{t},Core_{core},0,STI,queue,0,trigger,{} 0x8001ce20\n",
+                if state & 4 == 0 { "send" } else { "recv" }
+            ),
+            5 | 6 => format!(
+                "{t},Core_{core},0,STI,sem,0,trigger,{} 0x80019d90\n",
+                if state & 4 == 0 { "take" } else { "give" }
+            ),
+            7 => format!(
+                "{t},Core_{core},0,STI,mutex,0,trigger,{} 0x80019e40\n",
+                if state & 4 == 0 { "take" } else { "give" }
+            ),
             8 => format!("{t},Core_{core},0,STI,TICK,0,trigger,{}\n", t / 1000),
             _ => format!("{t},Core_{core},0,STI,interval_start,0,trigger,1 tid:{prev}\n"),
         };
@@ -89,7 +99,9 @@ fn main() {
         assert!(wc.status.success());
         let t = Instant::now();
         let file = std::fs::File::open(&path).unwrap();
-        let parsed = read(&mut BufReader::with_capacity(256 * 1024, file), FormatChoice::Auto, &ReadOptions::new("bench.btf")).unwrap();
+        let parsed =
+            read(&mut BufReader::with_capacity(256 * 1024, file), FormatChoice::Auto, &ReadOptions::new("bench.btf"))
+                .unwrap();
         ingest_best = ingest_best.min(t.elapsed().as_secs_f64());
         events = parsed.trace.events.len();
     }

@@ -69,7 +69,7 @@ impl Fingerprint {
 
     /// The final hash value, including a partial last word and the length.
     fn finish(mut self) -> Fingerprint {
-        if self.bytes % 8 != 0 {
+        if !self.bytes.is_multiple_of(8) {
             self.hash = Fingerprint::mix(self.hash, self.tail);
         }
         self.hash = Fingerprint::mix(self.hash, self.bytes);
