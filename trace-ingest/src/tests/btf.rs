@@ -180,3 +180,12 @@ fn truncated_last_line_is_a_warning() {
     assert_eq!(p.warnings[0].line, 3);
     assert!(p.warnings[0].message.contains("truncated"));
 }
+
+#[test]
+fn non_utf8_is_an_error_and_empty_input_says_what_is_expected() {
+    let bytes = b"#timeScale ns\n5,Core_0,0,T,A\xc3,0,start\n";
+    let err = chain(&crate::read(&mut &bytes[..], FormatChoice::Btf, &crate::ReadOptions::new("t.log")).unwrap_err());
+    assert!(err.contains("t.log:2:15: invalid btf input: the line is not valid UTF-8 (byte 0xc3)"), "{err}");
+    let err = chain(&parse_as("", FormatChoice::Btf).unwrap_err());
+    assert!(err.contains("t.log:1:1: invalid btf input: the input is empty; expected a header line such as `#timeScale ns`"), "{err}");
+}
