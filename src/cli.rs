@@ -30,7 +30,8 @@ pub(crate) enum Command {
     #[command(after_help = "Example:\n  corera graph samples/printer/printer.log --dot graph.dot")]
     Graph(GraphArgs),
     /// Find the best placement of the traced tasks on the cores.
-    #[command(after_help = "Example:\n  corera place samples/printer/printer.log --cores 2 --pin MotorPaper=1")]
+    #[command(after_help = "Example:\n  corera place samples/printer/printer.log --cores 2 --pin MotorPaper=1\n  \
+        corera place --graph tasks.graph --cores 4 --eps 0.05   # writes tasks.graph.part.4")]
     Place(PlaceCommandArgs),
     /// Write the firmware affinity header for the best placement.
     #[command(after_help = "Example:\n  corera emit samples/printer/printer.log --cores 2 -o affinity.h")]
@@ -87,9 +88,10 @@ pub(crate) struct PlaceArgs {
     /// core 0 unless pinned elsewhere.
     #[arg(long, value_name = "NAME=CORE", value_parser = parse_pin)]
     pub(crate) pin: Vec<(String, u16)>,
-    /// Balance tolerance: a core may carry this fraction more than an equal
-    /// share of the load.
-    #[arg(long, value_name = "EPS", default_value_t = corera_placement::DEFAULT_BALANCE_TOLERANCE)]
+    /// Balance tolerance ε: a core may carry this fraction more than an
+    /// equal share of the load (Walshaw's rule: at most
+    /// floor((1 + ε) · ceil(total / cores))).
+    #[arg(long, visible_alias = "eps", value_name = "EPS", default_value_t = corera_placement::DEFAULT_BALANCE_TOLERANCE)]
     pub(crate) balance: f64,
     /// Largest number of search nodes for the exact search; past it the
     /// best placement found so far is reported, unproven.
@@ -151,6 +153,14 @@ pub(crate) struct PlaceCommandArgs {
     /// Print the placement as JSON.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Place a METIS-format graph instead of a trace (vertex weights are
+    /// loads, edge weights traffic) and write a METIS partition file.
+    #[arg(long, value_name = "FILE", conflicts_with = "input")]
+    pub(crate) graph: Option<PathBuf>,
+    /// Partition file for `--graph` (default: `<FILE>.part.<cores>`, as
+    /// gpmetis names it; `-` for stdout).
+    #[arg(long, value_name = "FILE", requires = "graph")]
+    pub(crate) partition: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

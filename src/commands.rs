@@ -104,6 +104,9 @@ fn graph(args: &GraphArgs, quiet: bool) -> Result<(), Failure> {
 }
 
 fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
+    if let Some(graph) = &args.graph {
+        return place_graph(args, graph, quiet);
+    }
     let a = pipeline::analyze(&args.input, &args.place, quiet)?;
     warn(quiet, &a.name, &a.warnings);
     if args.json {
@@ -117,6 +120,47 @@ fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
         return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
     }
     stdout(&corera_emit::summary(&a.report()))
+}
+
+/// `corera place --graph`: a METIS graph in, a METIS partition out.
+fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> Result<(), Failure> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("could not read graph `{}`", path.display())).input()?;
+    let problem = corera_placement::read_metis(&text, &path.display().to_string()).input()?;
+    let platform = pipeline::platform(&args.place)?;
+    let started = std::time::Instant::now();
+    let solution = pipeline::search(&problem, &platform, &args.place, quiet)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let cost = corera_placement::Cost::of(&problem, &platform, &solution.placement);
+    let out = args.partition.clone().unwrap_or_else(|| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(format!(".part.{}", platform.cores));
+        name.into()
+    });
+    pipeline::write(&out, corera_placement::write_partition(&solution.placement).as_bytes())?;
+    if args.json {
+        let value = serde_json::json!({ "search": solution, "cost": cost, "seconds": seconds });
+        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+    }
+    let max = cost.core_load_ns.iter().copied().max().unwrap_or(0);
+    stdout(&format!(
+        "{}: {} vertices, {} edges, {} blocks, eps {}\ncut {} ({}{}), max block weight {} (limit {}), {:.2} s\n",
+        path.display(),
+        problem.len(),
+        problem.edges.len(),
+        platform.cores,
+        platform.balance_tolerance,
+        solution.objective.cross_traffic,
+        solution.method,
+        if solution.proven_optimal {
+            ", proven optimal".to_string()
+        } else {
+            format!(", lower bound {}", solution.lower_bound.cross_traffic)
+        },
+        max,
+        cost.balance_limit_ns,
+        seconds
+    ))
 }
 
 fn emit(args: &EmitArgs, quiet: bool) -> Result<(), Failure> {

@@ -141,14 +141,38 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     if problem.is_empty() {
         return Err(anyhow::anyhow!("`{name}` has no tasks to place (only idle tasks or no events)")).input();
     }
+    progress.finish();
+    let solution = search(&problem, &platform, place, quiet)?;
+    let cost = Cost::of(&problem, &platform, &solution.placement);
+    let summary = TraceSummary::of(&parsed.trace);
+    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings })
+}
+
+/// The platform the placement flags describe.
+pub(crate) fn platform(place: &PlaceArgs) -> Result<Platform, Failure> {
+    let mut platform = Platform::identical(place.cores);
+    if !(0.0..=10.0).contains(&place.balance) {
+        return Err(anyhow::anyhow!("--balance {} is out of range; use a fraction such as 0.1 (10 %)", place.balance))
+            .input();
+    }
+    platform.balance_tolerance = place.balance;
+    Ok(platform)
+}
+
+/// Runs the search portfolio with a progress spinner.
+pub(crate) fn search(
+    problem: &Problem,
+    platform: &Platform,
+    place: &PlaceArgs,
+    quiet: bool,
+) -> Result<Solution, Failure> {
+    let progress = Progress::new(quiet);
     progress.step("searching placements");
     let mut options = Options::default();
     options.node_budget = place.node_budget;
-    let solution = corera_search::portfolio(&problem, &platform, &options).internal()?;
-    let cost = Cost::of(&problem, &platform, &solution.placement);
+    let solution = corera_search::portfolio(problem, platform, &options).internal();
     progress.finish();
-    let summary = TraceSummary::of(&parsed.trace);
-    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings })
+    solution
 }
 
 impl Analysis {

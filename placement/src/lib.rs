@@ -34,10 +34,12 @@
 //! ```
 
 mod cost;
+mod metis;
 mod platform;
 mod problem;
 
 pub use cost::{Cost, Objective};
+pub use metis::{MetisError, read_metis, write_partition};
 pub use platform::{DEFAULT_BALANCE_TOLERANCE, Platform};
 pub use problem::{Pin, PlacementError, Problem};
 

@@ -187,5 +187,10 @@ fn non_utf8_is_an_error_and_empty_input_says_what_is_expected() {
     let err = chain(&crate::read(&mut &bytes[..], FormatChoice::Btf, &crate::ReadOptions::new("t.log")).unwrap_err());
     assert!(err.contains("t.log:2:15: invalid btf input: the line is not valid UTF-8 (byte 0xc3)"), "{err}");
     let err = chain(&parse_as("", FormatChoice::Btf).unwrap_err());
-    assert!(err.contains("t.log:1:1: invalid btf input: the input is empty; expected a header line such as `#timeScale ns`"), "{err}");
+    assert!(
+        err.contains(
+            "t.log:1:1: invalid btf input: the input is empty; expected a header line such as `#timeScale ns`"
+        ),
+        "{err}"
+    );
 }
