@@ -97,6 +97,10 @@ pub(crate) struct PlaceArgs {
     /// best placement found so far is reported, unproven.
     #[arg(long, value_name = "N", default_value_t = corera_search::DEFAULT_NODE_BUDGET)]
     pub(crate) node_budget: u64,
+    /// Seed of the randomised search (annealing); the same seed gives the
+    /// same placement on any machine and thread count.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) seed: u64,
 }
 
 fn parse_pin(s: &str) -> Result<(String, u16), String> {

@@ -43,10 +43,11 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
     }
     let mut text = corera_emit::summary(&report);
     text.push_str(&format!(
-        "settings: --cores {} --balance {} --node-budget {}{}\nwrote {}\n",
+        "settings: --cores {} --balance {} --node-budget {} --seed {}{}\nwrote {}\n",
         args.place.cores,
         args.place.balance,
         args.place.node_budget,
+        args.place.seed,
         args.place.pin.iter().map(|(t, c)| format!(" --pin '{t}={c}'")).collect::<String>(),
         written.join(", ")
     ));

@@ -170,6 +170,7 @@ pub(crate) fn search(
     progress.step("searching placements");
     let mut options = Options::default();
     options.node_budget = place.node_budget;
+    options.seed = place.seed;
     let solution = corera_search::portfolio(problem, platform, &options).internal();
     progress.finish();
     solution

@@ -68,6 +68,7 @@ impl Emitter for Json {
                 "lower_bound": s.lower_bound,
                 "gap": s.gap(),
                 "nodes": s.nodes,
+                "seed": s.seed,
                 "notes": s.notes,
             },
             "placement": placement,

@@ -37,6 +37,7 @@ mod cost;
 mod metis;
 mod platform;
 mod problem;
+pub mod rng;
 
 pub use cost::{Cost, Objective};
 pub use metis::{MetisError, read_metis, write_partition};

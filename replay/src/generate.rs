@@ -13,8 +13,8 @@
 
 use corera_trace_ingest::{Clock, Event, EventKind, NONE, Object, ObjectKind, Task, TaskKind, Trace};
 
-use crate::rng::SplitMix64;
 use crate::workload::{Release, Resolved, Step, Workload, WorkloadError};
+use corera_placement::rng::SplitMix64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {

@@ -27,7 +27,6 @@
 //! ```
 
 mod generate;
-mod rng;
 mod workload;
 
 pub use generate::generate;

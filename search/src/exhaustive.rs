@@ -22,6 +22,7 @@
 use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
 use rayon::prelude::*;
 
+use crate::flow::CutBound;
 use crate::{SearchError, Solution, Solver, solution};
 
 /// Branch and bound over every placement, within a node budget.
@@ -32,9 +33,14 @@ pub struct Exhaustive {
     pub node_budget: u64,
 }
 
-/// Aim for this many subtrees per search, so that two to a few dozen
-/// threads all get work.
-const SUBTREES: usize = 64;
+/// Aim for this many subtrees per search, searched in batches of
+/// [`BATCH`]: enough for a few dozen threads, and small subtrees so that
+/// the incumbent improves often.
+const SUBTREES: usize = 512;
+/// Subtrees searched in parallel from the same incumbent; the best of a
+/// batch becomes the next batch's incumbent. Batches, not a shared atomic
+/// incumbent, keep the result independent of the thread count.
+const BATCH: usize = 32;
 
 struct Tree<'a> {
     problem: &'a Problem,
@@ -50,6 +56,8 @@ struct Tree<'a> {
     /// Cores that hold pinned tasks (not interchangeable).
     fixed: Vec<bool>,
     limit: u64,
+    /// For two cores: the traffic graph by depth, for the min-cut bound.
+    cut: Option<CutBound>,
 }
 
 #[derive(Clone)]
@@ -72,6 +80,8 @@ type Step = (u64, u64, usize);
 
 struct Search<'t, 'a> {
     tree: &'t Tree<'a>,
+    /// This search's own copy of the min-cut buffers.
+    cut: Option<CutBound>,
     best: Objective,
     best_assign: Option<Vec<CoreId>>,
     nodes: u64,
@@ -104,7 +114,12 @@ impl<'a> Tree<'a> {
         for d in (0..n).rev() {
             remaining[d] = remaining[d + 1] + problem.load[order[d]];
         }
-        Tree { problem, k, order, earlier, pinned, remaining, fixed: problem.pinned_cores(platform.cores), limit }
+        let cut = (k == 2).then(|| {
+            let edges: Vec<(usize, usize, u64)> =
+                problem.edges.iter().map(|&(a, b, w)| (depth_of[a as usize], depth_of[b as usize], w)).collect();
+            CutBound::new(n, &edges)
+        });
+        Tree { problem, k, order, earlier, pinned, remaining, fixed: problem.pinned_cores(platform.cores), limit, cut }
     }
 
     fn root(&self) -> State {
@@ -214,6 +229,23 @@ impl<'a> Tree<'a> {
 }
 
 impl Search<'_, '_> {
+    /// The tree's bound, tightened for two cores by the min cut between the
+    /// placed sets (computed only when the overload ties with the best,
+    /// and only as far as it can matter).
+    fn bound(&mut self, s: &State, depth: usize) -> Objective {
+        let mut bound = self.tree.bound(s, depth);
+        if bound < self.best
+            && bound.overload_ns == self.best.overload_ns
+            && depth > 0
+            && let Some(cut) = self.cut.as_mut()
+        {
+            let assign = &s.assign;
+            let side = |v: usize| (v < depth).then(|| assign[v] as u8);
+            bound.cross_traffic = bound.cross_traffic.max(cut.min_cut(side, self.best.cross_traffic));
+        }
+        bound
+    }
+
     fn run(&mut self, s: &mut State, depth: usize) {
         if self.aborted {
             return;
@@ -231,7 +263,7 @@ impl Search<'_, '_> {
             }
             return;
         }
-        if tree.bound(s, depth) >= self.best {
+        if self.bound(s, depth) >= self.best {
             return;
         }
         for step in tree.candidates(s, depth) {
@@ -264,30 +296,45 @@ fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
         prefixes.clear();
         tree.prefixes(&mut tree.root(), 0, depth, &mut prefixes);
     }
-    let per_tree = (budget / prefixes.len().max(1) as u64).max(1);
-    let results: Vec<Outcome> = prefixes
-        .into_par_iter()
-        .map(|mut s| {
-            let root_bound = tree.bound(&s, depth);
-            let mut search =
-                Search { tree, best: upper, best_assign: None, nodes: 0, budget: per_tree, aborted: false };
-            search.run(&mut s, depth);
-            let best = search.best_assign.map(|a| (search.best, a));
-            // A finished subtree holds nothing better than its best (or the
-            // incumbent); an unfinished one at least its root bound.
-            let lower_bound = if search.aborted { root_bound.min(upper) } else { best.as_ref().map_or(upper, |b| b.0) };
-            Outcome { best, complete: !search.aborted, lower_bound, nodes: search.nodes }
-        })
-        .collect();
     let mut outcome = Outcome { best: None, complete: true, lower_bound: upper, nodes: 0 };
-    for sub in results {
-        outcome.nodes += sub.nodes;
-        outcome.complete &= sub.complete;
-        outcome.lower_bound = outcome.lower_bound.min(sub.lower_bound);
-        if let Some(b) = sub.best
-            && outcome.best.as_ref().is_none_or(|o| b.0 < o.0)
-        {
-            outcome.best = Some(b);
+    for (b, batch) in prefixes.chunks(BATCH).enumerate() {
+        let incumbent = outcome.best.as_ref().map_or(upper, |b| b.0);
+        // What earlier batches left of the budget is shared by the
+        // subtrees still to search (deterministic, unlike a shared counter).
+        let left = prefixes.len() - b * BATCH;
+        let per_tree = (budget.saturating_sub(outcome.nodes) / left as u64).max(1);
+        let results: Vec<Outcome> = batch
+            .par_iter()
+            .map(|s| {
+                let mut s = s.clone();
+                let mut search = Search {
+                    tree,
+                    cut: tree.cut.clone(),
+                    best: incumbent,
+                    best_assign: None,
+                    nodes: 0,
+                    budget: per_tree,
+                    aborted: false,
+                };
+                let root_bound = search.bound(&s, depth);
+                search.run(&mut s, depth);
+                let best = search.best_assign.map(|a| (search.best, a));
+                // A finished subtree holds nothing better than its best (or
+                // the incumbent); an unfinished one at least its root bound.
+                let lower_bound =
+                    if search.aborted { root_bound.min(incumbent) } else { best.as_ref().map_or(incumbent, |b| b.0) };
+                Outcome { best, complete: !search.aborted, lower_bound, nodes: search.nodes }
+            })
+            .collect();
+        for sub in results {
+            outcome.nodes += sub.nodes;
+            outcome.complete &= sub.complete;
+            outcome.lower_bound = outcome.lower_bound.min(sub.lower_bound);
+            if let Some(b) = sub.best
+                && outcome.best.as_ref().is_none_or(|o| b.0 < o.0)
+            {
+                outcome.best = Some(b);
+            }
         }
     }
     outcome

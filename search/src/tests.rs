@@ -73,9 +73,12 @@ proptest! {
         prop_assert_eq!(s.lower_bound, brute);
         // When no balanced placement exists, the search says so.
         prop_assert_eq!(brute.overload_ns > 0, !s.notes.is_empty());
-        // Greedy never beats the exhaustive search.
+        // Neither heuristic beats the proven optimum.
         let g = Greedy.solve(&problem, &platform, None).unwrap();
         prop_assert!(g.objective >= s.objective);
+        let a = crate::Annealer { seed: 3, restarts: 2, steps_per_task: 50 }.solve(&problem, &platform, None).unwrap();
+        prop_assert!(a.objective >= s.objective);
+        prop_assert_eq!(Cost::of(&problem, &platform, &a.placement).objective, a.objective);
     }
 }
 
