@@ -295,3 +295,77 @@ fn lenient_turns_errors_into_counted_warnings() {
         .stderr(predicate::str::contains("warning: <stdin>:3: skipped malformed line (column 1)"))
         .stdout(predicate::str::contains("2 events"));
 }
+
+/// Cut and largest block weight of a METIS partition, computed here from
+/// the graph text, independently of corera's reader.
+fn cut_of(graph: &str, partition: &str) -> (u64, u64) {
+    let part: Vec<usize> = partition.lines().map(|l| l.parse().unwrap()).collect();
+    let mut cut = 0;
+    let mut weight = vec![0u64; 64];
+    for (v, line) in graph.lines().skip(1).enumerate() {
+        let nums: Vec<u64> = line.split_whitespace().map(|t| t.parse().unwrap()).collect();
+        weight[part[v]] += nums[0];
+        for pair in nums[1..].chunks(2) {
+            let u = pair[0] as usize - 1;
+            if part[u] != part[v] {
+                cut += pair[1];
+            }
+        }
+    }
+    (cut / 2, weight.into_iter().max().unwrap())
+}
+
+#[test]
+fn place_graph_proves_the_optimum_and_writes_a_metis_partition() {
+    for (name, optimum) in [("30x2_s1", 535), ("30x2_s2", 381)] {
+        let dir = tempfile::tempdir().unwrap();
+        let part = dir.path().join("p.part");
+        let graph = repo(&format!("tests/data/graphs/{name}.graph"));
+        corera()
+            .args(["place", "--cores", "2", "--eps", "0.05", "--graph"])
+            .arg(&graph)
+            .arg("--partition")
+            .arg(&part)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!("cut {optimum} (")))
+            .stdout(predicate::str::contains("proven optimal"));
+        let text = std::fs::read_to_string(&graph).unwrap();
+        let (cut, max) = cut_of(&text, &std::fs::read_to_string(&part).unwrap());
+        assert_eq!(cut, optimum, "{name}");
+        let total: u64 =
+            text.lines().skip(1).map(|l| l.split_whitespace().next().unwrap().parse::<u64>().unwrap()).sum();
+        // Walshaw's balance rule with eps = 5 %.
+        assert!(max <= (1.05 * total.div_ceil(2) as f64).floor() as u64, "{name}: block {max} of {total}");
+    }
+    corera()
+        .args(["place", "--graph", "no/such.graph"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("could not read graph `no/such.graph`"));
+}
+
+#[test]
+fn the_seed_is_recorded_and_reproduces_the_placement() {
+    let run = |seed: &str| {
+        let out = corera()
+            .args([
+                "place",
+                "samples/btf/freertos_v11_rv64sim_2cores.btf",
+                "--cores",
+                "4",
+                "--node-budget",
+                "20000",
+                "--seed",
+                seed,
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["search"]["seed"].as_u64().unwrap(), seed.parse::<u64>().unwrap());
+        v["placement"].clone()
+    };
+    assert_eq!(run("5"), run("5"));
+}
