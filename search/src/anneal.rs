@@ -275,18 +275,9 @@ mod tests {
         }
     }
 
-    fn ring(n: usize) -> Problem {
-        let names = (0..n).map(|i| format!("t{i}")).collect();
-        let loads = (0..n as u64).map(|i| 10 + (i * 7) % 13).collect();
-        let edges = (0..n as u32)
-            .flat_map(|i| [(i, (i + 1) % n as u32, 1 + u64::from(i % 5)), (i, (i * 3 + 2) % n as u32, 2)])
-            .collect();
-        Problem::new(names, loads, edges, 10_000)
-    }
-
     #[test]
     fn same_seed_same_answer_on_one_and_two_threads() {
-        let problem = ring(40);
+        let problem = crate::tests::ring(40);
         let platform = Platform::identical(4);
         let annealer = Annealer { seed: 7, ..Annealer::default() };
         let run = |threads| {

@@ -82,7 +82,8 @@ proptest! {
     }
 }
 
-fn ring(n: usize) -> Problem {
+/// A ring with chords: a problem whose optimum needs search.
+pub(crate) fn ring(n: usize) -> Problem {
     let names = (0..n).map(|i| format!("t{i}")).collect();
     let loads = (0..n as u64).map(|i| 10 + (i * 7) % 13).collect();
     let edges = (0..n as u32)

@@ -33,7 +33,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::io::BufRead;
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::lines::{Builder, Lines, column};
+use crate::lines::{Builder, LineFormat, run_lines};
 use crate::model::{Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
 use crate::{Parsed, ReadOptions, TraceFormat};
 
@@ -186,6 +186,23 @@ fn label(text: &str) -> Label<'_> {
     Label { core: None, key: text, name: text }
 }
 
+impl LineFormat for Reader {
+    const EXPECTED_FIRST: &'static str = "#timeScale ns";
+
+    fn builder(&mut self) -> &mut Builder {
+        &mut self.out
+    }
+
+    fn line<'a>(&mut self, number: u64, text: &'a str) -> Result<(), (&'a str, ParseErrorKind)> {
+        let text = text.trim();
+        if text.starts_with('#') { self.header(number, text) } else { self.data(number, text) }
+    }
+
+    fn started(&self) -> bool {
+        self.seen_data
+    }
+}
+
 impl Reader {
     fn new(options: &ReadOptions) -> Reader {
         Reader {
@@ -210,38 +227,7 @@ impl Reader {
     }
 
     fn run(mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
-        let mut lines = Lines::new(reader);
-        loop {
-            let line = match lines.next_line() {
-                Ok(Some(line)) => line,
-                Ok(None) => break,
-                Err((number, column, kind)) => {
-                    self.out.malformed(number, column, kind)?;
-                    continue;
-                }
-            };
-            let text = line.text.trim();
-            if text.is_empty() {
-                continue;
-            }
-            let result =
-                if text.starts_with('#') { self.header(line.number, text) } else { self.data(line.number, text) };
-            if let Err((part, kind)) = result {
-                let col = column(line.text, part);
-                if !line.complete && self.seen_data {
-                    self.out.warn(
-                        line.number,
-                        format!("last line is truncated (no newline) and does not parse ({kind}); ignored"),
-                    );
-                    break;
-                }
-                self.out.malformed(line.number, col, kind)?;
-            }
-        }
-        if !self.seen_data && self.out.trace.tasks.is_empty() {
-            let line = lines.count().max(1);
-            return Err(self.out.error(line, 0, ParseErrorKind::Empty { expected: "#timeScale ns" }));
-        }
+        run_lines(&mut self, reader)?;
         Ok(self.finish())
     }
 

@@ -23,7 +23,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::io::BufRead;
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::lines::{Builder, Lines, column};
+use crate::lines::{Builder, LineFormat, run_lines};
 use crate::model::{Clock, Event, EventKind, PriorityOrder, Task, TaskId, TaskKind, Trace};
 use crate::{Parsed, ReadOptions, TraceFormat};
 
@@ -280,6 +280,24 @@ struct Reader {
     migrations: u64,
 }
 
+impl LineFormat for Reader {
+    const EXPECTED_FIRST: &'static str = "# tracer: nop";
+
+    fn builder(&mut self) -> &mut Builder {
+        &mut self.out
+    }
+
+    fn line<'a>(&mut self, number: u64, text: &'a str) -> Result<(), Fail<'a>> {
+        let trimmed = text.trim();
+        let header = ["#", "cpus=", "version =", "CPU "].iter().any(|p| trimmed.starts_with(p));
+        if header { Ok(()) } else { self.event(number, text.trim_end()) }
+    }
+
+    fn started(&self) -> bool {
+        self.seen_event
+    }
+}
+
 impl Reader {
     fn new(options: &ReadOptions) -> Reader {
         let mut trace = Trace::new(Clock::Ns);
@@ -300,42 +318,7 @@ impl Reader {
     }
 
     fn run(mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
-        let mut lines = Lines::new(reader);
-        loop {
-            let line = match lines.next_line() {
-                Ok(Some(line)) => line,
-                Ok(None) => break,
-                Err((number, column, kind)) => {
-                    self.out.malformed(number, column, kind)?;
-                    continue;
-                }
-            };
-            let text = line.text.trim_end();
-            let trimmed = text.trim_start();
-            if trimmed.is_empty()
-                || trimmed.starts_with('#')
-                || trimmed.starts_with("cpus=")
-                || trimmed.starts_with("version =")
-                || trimmed.starts_with("CPU ")
-            {
-                continue;
-            }
-            if let Err((part, kind)) = self.line(line.number, text) {
-                if !line.complete && self.seen_event {
-                    self.out.warn(
-                        line.number,
-                        format!("last line is truncated (no newline) and does not parse ({kind}); ignored"),
-                    );
-                    break;
-                }
-                let col = column(line.text, part);
-                self.out.malformed(line.number, col, kind)?;
-            }
-        }
-        if !self.seen_event {
-            let line = lines.count().max(1);
-            return Err(self.out.error(line, 0, ParseErrorKind::Empty { expected: "# tracer: nop" }));
-        }
+        run_lines(&mut self, reader)?;
         Ok(self.finish())
     }
 
@@ -368,7 +351,7 @@ impl Reader {
         id
     }
 
-    fn line<'a>(&mut self, number: u64, text: &'a str) -> Result<(), Fail<'a>> {
+    fn event<'a>(&mut self, number: u64, text: &'a str) -> Result<(), Fail<'a>> {
         let p = split_line(text.trim_start())?;
         self.seen_event = true;
         let time = p.time_ns;

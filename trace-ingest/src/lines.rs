@@ -104,6 +104,56 @@ pub(crate) fn column(line: &str, part: &str) -> usize {
     if at >= start && at <= start + line.len() { at - start } else { 0 }
 }
 
+/// A reader of one line-oriented format, driven by [`run_lines`].
+pub(crate) trait LineFormat {
+    /// What an empty input should have started with, for the error.
+    const EXPECTED_FIRST: &'static str;
+    /// The builder the events go to.
+    fn builder(&mut self) -> &mut Builder;
+    /// Handles one non-blank line; an error names the offending part of
+    /// `text` (for the column) and what was wrong.
+    fn line<'a>(&mut self, number: u64, text: &'a str) -> Result<(), (&'a str, ParseErrorKind)>;
+    /// Whether any event line was read yet.
+    fn started(&self) -> bool;
+}
+
+/// Reads every line of `input` into `format`: malformed lines are errors
+/// (or counted warnings under `--lenient`), a last line cut off without a
+/// newline is dropped with a warning once events were read, and an input
+/// without any event is an error.
+pub(crate) fn run_lines<F: LineFormat>(format: &mut F, input: &mut dyn BufRead) -> Result<(), ParseError> {
+    let mut lines = Lines::new(input);
+    loop {
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err((number, column, kind)) => {
+                format.builder().malformed(number, column, kind)?;
+                continue;
+            }
+        };
+        if line.text.trim().is_empty() {
+            continue;
+        }
+        if let Err((part, kind)) = format.line(line.number, line.text) {
+            if !line.complete && format.started() {
+                format.builder().warn(
+                    line.number,
+                    format!("last line is truncated (no newline) and does not parse ({kind}); ignored"),
+                );
+                break;
+            }
+            let col = column(line.text, part);
+            format.builder().malformed(line.number, col, kind)?;
+        }
+    }
+    if !format.started() {
+        let line = lines.count().max(1);
+        return Err(format.builder().error(line, 0, ParseErrorKind::Empty { expected: F::EXPECTED_FIRST }));
+    }
+    Ok(())
+}
+
 /// Collects events into a [`Trace`] with the checks every format shares.
 pub(crate) struct Builder {
     pub(crate) trace: Trace,
