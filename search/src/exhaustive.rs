@@ -296,46 +296,80 @@ fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
         prefixes.clear();
         tree.prefixes(&mut tree.root(), 0, depth, &mut prefixes);
     }
-    let mut outcome = Outcome { best: None, complete: true, lower_bound: upper, nodes: 0 };
-    for (b, batch) in prefixes.chunks(BATCH).enumerate() {
-        let incumbent = outcome.best.as_ref().map_or(upper, |b| b.0);
-        // What earlier batches left of the budget is shared by the
-        // subtrees still to search (deterministic, unlike a shared counter).
-        let left = prefixes.len() - b * BATCH;
-        let per_tree = (budget.saturating_sub(outcome.nodes) / left as u64).max(1);
-        let results: Vec<Outcome> = batch
-            .par_iter()
-            .map(|s| {
-                let mut s = s.clone();
+    // Round one gives every subtree an equal share of the budget; each
+    // later round shares what is left among the subtrees that ran out, so
+    // a few hard subtrees can use the budget the easy ones did not need.
+    // Rounds and node counts, not a shared counter, keep this
+    // deterministic.
+    let mut outcome = Outcome { best: None, complete: false, lower_bound: upper, nodes: 0 };
+    let mut pending: Vec<usize> = (0..prefixes.len()).collect();
+    let mut per_tree = (budget / prefixes.len().max(1) as u64).max(1);
+    loop {
+        let mut unfinished = Vec::new();
+        for batch in pending.chunks(BATCH) {
+            let left = budget.saturating_sub(outcome.nodes);
+            if left == 0 {
+                unfinished.extend_from_slice(batch);
+                continue;
+            }
+            let incumbent = outcome.best.as_ref().map_or(upper, |b| b.0);
+            let results: Vec<(Option<(Objective, Vec<CoreId>)>, bool, u64)> = batch
+                .par_iter()
+                .map(|&i| {
+                    let mut s = prefixes[i].clone();
+                    let mut search = Search {
+                        tree,
+                        cut: tree.cut.clone(),
+                        best: incumbent,
+                        best_assign: None,
+                        nodes: 0,
+                        budget: per_tree.min(left),
+                        aborted: false,
+                    };
+                    search.run(&mut s, depth);
+                    (search.best_assign.map(|a| (search.best, a)), search.aborted, search.nodes)
+                })
+                .collect();
+            for (&i, (best, aborted, nodes)) in batch.iter().zip(results) {
+                outcome.nodes += nodes;
+                if aborted {
+                    unfinished.push(i);
+                }
+                if let Some(b) = best
+                    && outcome.best.as_ref().is_none_or(|o| b.0 < o.0)
+                {
+                    outcome.best = Some(b);
+                }
+            }
+        }
+        let best = outcome.best.as_ref().map_or(upper, |b| b.0);
+        if unfinished.is_empty() {
+            outcome.complete = true;
+            outcome.lower_bound = best;
+            break;
+        }
+        let next = budget.saturating_sub(outcome.nodes) / unfinished.len() as u64;
+        if next <= per_tree {
+            // Finished subtrees hold nothing better than the best; an
+            // unfinished one at least its root bound.
+            let mut bound = best;
+            for &i in &unfinished {
                 let mut search = Search {
                     tree,
                     cut: tree.cut.clone(),
-                    best: incumbent,
+                    best,
                     best_assign: None,
                     nodes: 0,
-                    budget: per_tree,
+                    budget: 0,
                     aborted: false,
                 };
-                let root_bound = search.bound(&s, depth);
-                search.run(&mut s, depth);
-                let best = search.best_assign.map(|a| (search.best, a));
-                // A finished subtree holds nothing better than its best (or
-                // the incumbent); an unfinished one at least its root bound.
-                let lower_bound =
-                    if search.aborted { root_bound.min(incumbent) } else { best.as_ref().map_or(incumbent, |b| b.0) };
-                Outcome { best, complete: !search.aborted, lower_bound, nodes: search.nodes }
-            })
-            .collect();
-        for sub in results {
-            outcome.nodes += sub.nodes;
-            outcome.complete &= sub.complete;
-            outcome.lower_bound = outcome.lower_bound.min(sub.lower_bound);
-            if let Some(b) = sub.best
-                && outcome.best.as_ref().is_none_or(|o| b.0 < o.0)
-            {
-                outcome.best = Some(b);
+                bound = bound.min(search.bound(&prefixes[i], depth));
             }
+            outcome.lower_bound = bound;
+            break;
         }
+        per_tree = next;
+        pending = unfinished;
     }
     outcome
 }

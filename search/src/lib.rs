@@ -117,6 +117,11 @@ pub trait Solver {
 /// prove); small task sets are proven far below it.
 pub const DEFAULT_NODE_BUDGET: u64 = 10_000_000;
 
+/// Largest task count the portfolio hands to the exhaustive search: its
+/// bound costs O(tasks) per node, and beyond a few hundred tasks no budget
+/// of seconds proves anything.
+pub const EXHAUSTIVE_MAX_TASKS: usize = 300;
+
 /// Options of the portfolio.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -148,6 +153,15 @@ pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
     // The better heuristic answer is the incumbent the exact search must
     // beat; ties go to the earlier (cheaper) method.
     let heuristic = if annealed.objective < greedy.objective { annealed } else { greedy };
+    if problem.len() > EXHAUSTIVE_MAX_TASKS {
+        let mut best = heuristic;
+        best.seed = options.seed;
+        best.notes.push(format!(
+            "{} tasks: too many for the exhaustive search (at most {EXHAUSTIVE_MAX_TASKS}); no optimality proof",
+            problem.len()
+        ));
+        return Ok(best);
+    }
     let exact = Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&heuristic))?;
     let mut best = if exact.objective < heuristic.objective { exact.clone() } else { heuristic.clone() };
     best.proven_optimal = exact.proven_optimal;
