@@ -278,10 +278,13 @@ impl Search<'_, '_> {
     }
 }
 
+/// A placement found by the search: its objective and cores by depth.
+type Best = (Objective, Vec<CoreId>);
+
 /// Outcome of a search: the best assignment found below `upper`, whether
 /// the whole tree was searched, and a lower bound on the optimum.
 struct Outcome {
-    best: Option<(Objective, Vec<CoreId>)>,
+    best: Option<Best>,
     complete: bool,
     lower_bound: Objective,
     nodes: u64,
@@ -313,7 +316,7 @@ fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
                 continue;
             }
             let incumbent = outcome.best.as_ref().map_or(upper, |b| b.0);
-            let results: Vec<(Option<(Objective, Vec<CoreId>)>, bool, u64)> = batch
+            let results: Vec<(Option<Best>, bool, u64)> = batch
                 .par_iter()
                 .map(|&i| {
                     let mut s = prefixes[i].clone();
