@@ -84,6 +84,11 @@ pub(crate) struct PlaceArgs {
     /// Number of identical cores of the target.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub(crate) cores: u16,
+    /// The target instead of `--cores`: `rp2` (2 clusters x 4 cores,
+    /// distance 1 inside, 10 across), `clusters:2x4[:1,10]`, `mesh:8x8`
+    /// (hop distance), a core count, or a platform file (`.toml`).
+    #[arg(long, value_name = "SPEC|FILE", conflicts_with = "cores")]
+    pub(crate) platform: Option<String>,
     /// Keep a task on a core: `--pin NAME=CORE` (repeatable). ISRs stay on
     /// core 0 unless pinned elsewhere.
     #[arg(long, value_name = "NAME=CORE", value_parser = parse_pin)]
@@ -91,8 +96,9 @@ pub(crate) struct PlaceArgs {
     /// Balance tolerance ε: a core may carry this fraction more than an
     /// equal share of the load (Walshaw's rule: at most
     /// floor((1 + ε) · ceil(total / cores))).
-    #[arg(long, visible_alias = "eps", value_name = "EPS", default_value_t = corera_placement::DEFAULT_BALANCE_TOLERANCE)]
-    pub(crate) balance: f64,
+    /// [default: 0.1, or the platform file's `balance`]
+    #[arg(long, visible_alias = "eps", value_name = "EPS")]
+    pub(crate) balance: Option<f64>,
     /// Largest number of search nodes for the exact search; past it the
     /// best placement found so far is reported, unproven.
     #[arg(long, value_name = "N", default_value_t = corera_search::DEFAULT_NODE_BUDGET)]

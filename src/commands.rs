@@ -43,9 +43,12 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
     }
     let mut text = corera_emit::summary(&report);
     text.push_str(&format!(
-        "settings: --cores {} --balance {} --node-budget {} --seed {}{}\nwrote {}\n",
-        args.place.cores,
-        args.place.balance,
+        "settings: {} --balance {} --node-budget {} --seed {}{}\nwrote {}\n",
+        match &args.place.platform {
+            Some(p) => format!("--platform {p}"),
+            None => format!("--cores {}", args.place.cores),
+        },
+        a.platform.balance_tolerance,
         args.place.node_budget,
         args.place.seed,
         args.place.pin.iter().map(|(t, c)| format!(" --pin '{t}={c}'")).collect::<String>(),

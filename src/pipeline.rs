@@ -125,12 +125,7 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     let (graph, graph_warnings) = graph(&parsed.trace)?;
     let mut warnings = parsed.warnings.clone();
     warnings.extend(graph_warnings);
-    let mut platform = Platform::identical(place.cores);
-    if !(0.0..=10.0).contains(&place.balance) {
-        return Err(anyhow::anyhow!("--balance {} is out of range; use a fraction such as 0.1 (10 %)", place.balance))
-            .input();
-    }
-    platform.balance_tolerance = place.balance;
+    let platform = platform(place)?;
     let pins: Vec<Pin> = place.pin.iter().map(|(task, core)| Pin { task: task.clone(), core: *core }).collect();
     let problem = match Problem::from_graph(&graph, &platform, &pins) {
         Ok(problem) => problem,
@@ -150,12 +145,23 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
 
 /// The platform the placement flags describe.
 pub(crate) fn platform(place: &PlaceArgs) -> Result<Platform, Failure> {
-    let mut platform = Platform::identical(place.cores);
-    if !(0.0..=10.0).contains(&place.balance) {
-        return Err(anyhow::anyhow!("--balance {} is out of range; use a fraction such as 0.1 (10 %)", place.balance))
-            .input();
+    let mut platform = match &place.platform {
+        Some(file) if file.ends_with(".toml") => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("could not read platform file `{file}`"))
+                .input()?;
+            Platform::from_toml(&text).with_context(|| format!("--platform {file}")).input()?
+        }
+        Some(spec) => Platform::parse(spec).with_context(|| format!("--platform {spec}")).input()?,
+        None => Platform::identical(place.cores),
+    };
+    if let Some(balance) = place.balance {
+        if !(0.0..=10.0).contains(&balance) {
+            return Err(anyhow::anyhow!("--balance {balance} is out of range; use a fraction such as 0.1 (10 %)"))
+                .input();
+        }
+        platform.balance_tolerance = balance;
     }
-    platform.balance_tolerance = place.balance;
     Ok(platform)
 }
 

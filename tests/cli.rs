@@ -14,7 +14,7 @@ fn analyze_writes_header_and_json_and_prints_a_summary() {
         .arg(dir.path())
         .assert()
         .success()
-        .stdout(predicate::str::contains("placement on 2 cores"))
+        .stdout(predicate::str::contains("placement on 2 identical cores"))
         .stdout(predicate::str::contains("proven optimal"))
         .stdout(predicate::str::contains("settings: --cores 2"));
     let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
@@ -368,4 +368,37 @@ fn the_seed_is_recorded_and_reproduces_the_placement() {
         v["placement"].clone()
     };
     assert_eq!(run("5"), run("5"));
+}
+
+#[test]
+fn platforms_from_shorthands_and_files() {
+    // rp2: the printer's chain tasks should stay inside a cluster; the
+    // summary reports topology-weighted traffic.
+    corera()
+        .args(["place", "samples/printer/printer.log", "--platform", "rp2", "--node-budget", "100000"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("placement on rp2 (8 cores): topology-weighted traffic"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("board.toml");
+    std::fs::write(&file, "name = \"board\"\nmesh = { rows = 2, cols = 2 }\nbalance = 0.2\n").unwrap();
+    corera()
+        .args(["place", "samples/printer/printer.log", "--node-budget", "100000", "--platform"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("placement on board (4 cores)"));
+    corera()
+        .args(["place", "samples/printer/printer.log", "--platform", "torus:4"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("error: --platform torus:4: unknown platform `torus:4`; expected"));
+    std::fs::write(&file, "cores = 2\nspeed = 2\n").unwrap();
+    corera()
+        .args(["place", "samples/printer/printer.log", "--platform"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid platform file: TOML parse error at line 2, column 1"))
+        .stderr(predicate::str::contains("unknown field `speed`"));
 }

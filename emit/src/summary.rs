@@ -56,20 +56,21 @@ pub fn summary(r: &Report<'_>) -> String {
     }
     let sol = r.solution;
     let total = r.cost.total_traffic;
-    let _ = writeln!(
-        s,
-        "\nplacement on {} cores: cross-core traffic {} of {} ({:.1} %), {}{}",
-        r.platform.cores,
-        sol.objective.cross_traffic,
-        total,
-        if total == 0 { 0.0 } else { sol.objective.cross_traffic as f64 * 100.0 / total as f64 },
-        sol.method,
-        if sol.proven_optimal {
-            ", proven optimal".to_string()
-        } else {
-            format!(", lower bound {}, gap {:.1} %", sol.lower_bound.cross_traffic, sol.gap() * 100.0)
-        }
-    );
+    let proof = if sol.proven_optimal {
+        ", proven optimal".to_string()
+    } else {
+        format!(", lower bound {}, gap {:.1} %", sol.lower_bound.cross_traffic, sol.gap() * 100.0)
+    };
+    let traffic = if r.platform.is_uniform() {
+        let share = if total == 0 { 0.0 } else { sol.objective.cross_traffic as f64 * 100.0 / total as f64 };
+        format!("cross-core traffic {} of {} ({share:.1} %)", sol.objective.cross_traffic, total)
+    } else {
+        format!(
+            "topology-weighted traffic {} (traffic x core distance; total traffic {total})",
+            sol.objective.cross_traffic
+        )
+    };
+    let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", r.platform.describe(), sol.method);
     for (c, u) in r.cost.core_utilisation.iter().enumerate() {
         let n = sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();
         let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", u * 100.0);

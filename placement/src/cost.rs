@@ -12,7 +12,8 @@ use crate::{Placement, Platform, Problem};
 pub struct Objective {
     /// Load above the balance limit, summed over cores, in ns.
     pub overload_ns: u64,
-    /// Weight of the traffic between tasks on different cores.
+    /// Traffic between tasks on different cores, each edge's weight times
+    /// the distance between its cores (on identical cores: the cut).
     pub cross_traffic: u64,
 }
 
@@ -46,8 +47,9 @@ impl Cost {
         let cross_traffic = problem
             .edges
             .iter()
-            .filter(|&&(a, b, _)| placement.core_of[a as usize] != placement.core_of[b as usize])
-            .map(|e| e.2)
+            .map(|&(a, b, w)| {
+                w * platform.distance(placement.core_of[a as usize].into(), placement.core_of[b as usize].into())
+            })
             .sum();
         let total = problem.total_load();
         let limit = platform.balance_limit(total);

@@ -41,7 +41,7 @@ pub mod rng;
 
 pub use cost::{Cost, Objective};
 pub use metis::{MetisError, read_metis, write_partition};
-pub use platform::{DEFAULT_BALANCE_TOLERANCE, Platform};
+pub use platform::{DEFAULT_BALANCE_TOLERANCE, Platform, PlatformError};
 pub use problem::{Pin, PlacementError, Problem};
 
 use serde::Serialize;

@@ -1,6 +1,6 @@
-//! The target platform.
+//! The target platform: cores, their topology and the balance rule.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::CoreId;
 
@@ -8,9 +8,13 @@ use crate::CoreId;
 /// equal share of the load.
 pub const DEFAULT_BALANCE_TOLERANCE: f64 = 0.10;
 
-/// A multicore target: `cores` identical cores.
+/// A multicore target: `cores` cores of equal speed, with a distance
+/// between every two cores that scales the cost of traffic between them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Platform {
+    /// What the platform is, as `--platform` takes it where possible: `2`,
+    /// `rp2`, `mesh:8x8`, `clusters:2x4:1,10`, or a platform file's name.
+    pub name: String,
     /// Number of cores (at least 1).
     pub cores: CoreId,
     /// Largest utilisation a core may carry (0 ..= 1, default 1.0): a core
@@ -19,13 +23,252 @@ pub struct Platform {
     /// Balance tolerance ε: a core's load may exceed an equal share of the
     /// total load by this fraction (default [`DEFAULT_BALANCE_TOLERANCE`]).
     pub balance_tolerance: f64,
+    /// Distance between cores, row-major `cores × cores`, 0 on the
+    /// diagonal: traffic between tasks on cores a and b costs
+    /// `weight × distance[a][b]`. Left out of JSON (the name says it).
+    #[serde(skip)]
+    pub distance: Vec<u32>,
+}
+
+/// A platform description that cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PlatformError {
+    /// A shorthand that is not one of the known forms.
+    #[error(
+        "unknown platform `{0}`; expected a core count (`4`), `rp2`, `clusters:<count>x<size>[:<near>,<far>]`, \
+         `mesh:<rows>x<cols>` or a platform file ending in .toml"
+    )]
+    Unknown(String),
+    /// A platform file with an error.
+    #[error("invalid platform file: {0}")]
+    File(String),
+}
+
+/// A platform file (TOML). Exactly one of `cores`, `clusters`, `mesh` or
+/// `distance` says what the cores are.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlatformFile {
+    name: Option<String>,
+    cores: Option<CoreId>,
+    clusters: Option<ClusterSpec>,
+    mesh: Option<MeshSpec>,
+    distance: Option<Vec<Vec<u32>>>,
+    capacity: Option<f64>,
+    balance: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClusterSpec {
+    count: CoreId,
+    size: CoreId,
+    #[serde(default = "one")]
+    near: u32,
+    #[serde(default = "ten")]
+    far: u32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MeshSpec {
+    rows: CoreId,
+    cols: CoreId,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn ten() -> u32 {
+    10
 }
 
 impl Platform {
-    /// `cores` identical cores with the default capacity and tolerance.
+    /// `cores` identical cores, all at distance 1, default capacity and
+    /// tolerance.
     pub fn identical(cores: CoreId) -> Platform {
         assert!(cores >= 1, "a platform has at least one core");
-        Platform { cores, capacity: 1.0, balance_tolerance: DEFAULT_BALANCE_TOLERANCE }
+        let k = cores as usize;
+        let distance = (0..k * k).map(|i| u32::from(i / k != i % k)).collect();
+        Platform {
+            name: cores.to_string(),
+            cores,
+            capacity: 1.0,
+            balance_tolerance: DEFAULT_BALANCE_TOLERANCE,
+            distance,
+        }
+    }
+
+    /// `count` clusters of `size` cores: distance `near` inside a cluster,
+    /// `far` across (Renesas RP-2: 2 clusters of 4 cores, 1 and 10).
+    pub fn clusters(count: CoreId, size: CoreId, near: u32, far: u32) -> Platform {
+        let cores = count * size;
+        let k = cores as usize;
+        let s = size as usize;
+        let distance = (0..k * k)
+            .map(|i| {
+                let (a, b) = (i / k, i % k);
+                if a == b {
+                    0
+                } else if a / s == b / s {
+                    near
+                } else {
+                    far
+                }
+            })
+            .collect();
+        Platform { name: format!("clusters:{count}x{size}:{near},{far}"), distance, ..Platform::identical(cores) }
+    }
+
+    /// A `rows × cols` 2-D mesh; distance is the Manhattan hop count
+    /// (TILE64's iMesh: 8 × 8). Core `r * cols + c` is at row r, column c.
+    pub fn mesh(rows: CoreId, cols: CoreId) -> Platform {
+        let cores = rows * cols;
+        let k = cores as usize;
+        let w = cols as usize;
+        let distance = (0..k * k)
+            .map(|i| {
+                let (a, b) = (i / k, i % k);
+                ((a / w).abs_diff(b / w) + (a % w).abs_diff(b % w)) as u32
+            })
+            .collect();
+        Platform { name: format!("mesh:{rows}x{cols}"), distance, ..Platform::identical(cores) }
+    }
+
+    /// A platform from an explicit distance matrix.
+    ///
+    /// # Errors
+    /// When the matrix is not square, not symmetric, or has a non-zero
+    /// diagonal or a zero off the diagonal.
+    pub fn from_matrix(rows: &[Vec<u32>]) -> Result<Platform, PlatformError> {
+        let k = rows.len();
+        let bad = |m: String| PlatformError::File(m);
+        if k == 0 || k > usize::from(CoreId::MAX) {
+            return Err(bad("the distance matrix needs 1 or more rows".into()));
+        }
+        let mut distance = Vec::with_capacity(k * k);
+        for (a, row) in rows.iter().enumerate() {
+            if row.len() != k {
+                return Err(bad(format!("distance row {a} has {} entries; expected {k}", row.len())));
+            }
+            for (b, &d) in row.iter().enumerate() {
+                if (a == b) != (d == 0) {
+                    return Err(bad(format!(
+                        "distance[{a}][{b}] = {d}: the diagonal must be 0 and other entries positive"
+                    )));
+                }
+                if rows[b][a] != d {
+                    return Err(bad(format!("distance[{a}][{b}] = {d} but distance[{b}][{a}] = {}", rows[b][a])));
+                }
+                distance.push(d);
+            }
+        }
+        Ok(Platform { name: format!("{k} cores (distance matrix)"), distance, ..Platform::identical(k as CoreId) })
+    }
+
+    /// Parses a shorthand: `4` (identical cores), `rp2` (2 clusters × 4
+    /// cores, distance 1 inside, 10 across), `clusters:2x4[:1,10]`, or
+    /// `mesh:8x8`.
+    ///
+    /// # Errors
+    /// [`PlatformError::Unknown`] for anything else.
+    pub fn parse(spec: &str) -> Result<Platform, PlatformError> {
+        let unknown = || PlatformError::Unknown(spec.to_string());
+        let pair = |s: &str| -> Option<(CoreId, CoreId)> {
+            let (a, b) = s.split_once('x')?;
+            let (a, b) = (a.parse().ok()?, b.parse().ok()?);
+            (a >= 1 && b >= 1 && u32::from(a) * u32::from(b) <= u32::from(CoreId::MAX)).then_some((a, b))
+        };
+        if let Ok(n) = spec.parse::<CoreId>() {
+            return if n >= 1 { Ok(Platform::identical(n)) } else { Err(unknown()) };
+        }
+        if spec == "rp2" {
+            let mut p = Platform::clusters(2, 4, 1, 10);
+            p.name = "rp2".into();
+            return Ok(p);
+        }
+        if let Some(rest) = spec.strip_prefix("mesh:") {
+            let (r, c) = pair(rest).ok_or_else(unknown)?;
+            return Ok(Platform::mesh(r, c));
+        }
+        if let Some(rest) = spec.strip_prefix("clusters:") {
+            let (shape, costs) = rest.split_once(':').unwrap_or((rest, "1,10"));
+            let (count, size) = pair(shape).ok_or_else(unknown)?;
+            let (near, far) = costs.split_once(',').ok_or_else(unknown)?;
+            let (near, far) = (near.parse().map_err(|_| unknown())?, far.parse().map_err(|_| unknown())?);
+            if near == 0 || far == 0 {
+                return Err(unknown());
+            }
+            return Ok(Platform::clusters(count, size, near, far));
+        }
+        Err(unknown())
+    }
+
+    /// Reads a platform file (TOML), e.g.
+    ///
+    /// ```toml
+    /// name = "RP-2"
+    /// clusters = { count = 2, size = 4, near = 1, far = 10 }
+    /// capacity = 0.9   # a core may be at most 90 % busy
+    /// balance = 0.05
+    /// ```
+    ///
+    /// # Errors
+    /// [`PlatformError::File`] naming the problem.
+    pub fn from_toml(text: &str) -> Result<Platform, PlatformError> {
+        let f: PlatformFile = toml::from_str(text).map_err(|e| PlatformError::File(e.to_string()))?;
+        let given = [f.cores.is_some(), f.clusters.is_some(), f.mesh.is_some(), f.distance.is_some()];
+        if given.iter().filter(|g| **g).count() != 1 {
+            return Err(PlatformError::File("give exactly one of `cores`, `clusters`, `mesh` or `distance`".into()));
+        }
+        let mut p = match (f.cores, f.clusters, f.mesh, f.distance) {
+            (Some(n), ..) if n >= 1 => Platform::identical(n),
+            (_, Some(c), ..) if c.count >= 1 && c.size >= 1 && c.near >= 1 && c.far >= 1 => {
+                Platform::clusters(c.count, c.size, c.near, c.far)
+            }
+            (_, _, Some(m), _) if m.rows >= 1 && m.cols >= 1 => Platform::mesh(m.rows, m.cols),
+            (_, _, _, Some(rows)) => Platform::from_matrix(&rows)?,
+            _ => return Err(PlatformError::File("core counts, cluster sizes and distances must be positive".into())),
+        };
+        if let Some(name) = f.name {
+            p.name = name;
+        }
+        if let Some(c) = f.capacity {
+            if !(c > 0.0 && c <= 1.0) {
+                return Err(PlatformError::File(format!("capacity {c} must be in (0, 1]")));
+            }
+            p.capacity = c;
+        }
+        if let Some(b) = f.balance {
+            if !(0.0..=10.0).contains(&b) {
+                return Err(PlatformError::File(format!("balance {b} must be in [0, 10]")));
+            }
+            p.balance_tolerance = b;
+        }
+        Ok(p)
+    }
+
+    /// A description for people: `2 identical cores`, `rp2 (8 cores)`.
+    pub fn describe(&self) -> String {
+        if self.is_uniform() && self.name == self.cores.to_string() {
+            format!("{} identical cores", self.cores)
+        } else {
+            format!("{} ({} cores)", self.name, self.cores)
+        }
+    }
+
+    /// Distance between cores `a` and `b`.
+    pub fn distance(&self, a: usize, b: usize) -> u64 {
+        u64::from(self.distance[a * self.cores as usize + b])
+    }
+
+    /// Whether all cores are interchangeable (all distances equal), so
+    /// that placements differing by a renaming of cores are the same.
+    pub fn is_uniform(&self) -> bool {
+        let k = self.cores as usize;
+        let first = if k > 1 { self.distance[1] } else { 0 };
+        (0..k * k).all(|i| i / k == i % k || self.distance[i] == first)
     }
 
     /// The balance limit for a total load: `floor((1 + ε) · ceil(total / k))`
@@ -33,5 +276,50 @@ impl Platform {
     pub fn balance_limit(&self, total_load: u64) -> u64 {
         let share = total_load.div_ceil(u64::from(self.cores));
         ((1.0 + self.balance_tolerance) * share as f64).floor() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorthands_build_the_expected_distances() {
+        let rp2 = Platform::parse("rp2").unwrap();
+        assert_eq!(rp2.cores, 8);
+        assert_eq!((rp2.distance(0, 3), rp2.distance(0, 4), rp2.distance(5, 7), rp2.distance(2, 2)), (1, 10, 1, 0));
+        assert!(!rp2.is_uniform());
+        let mesh = Platform::parse("mesh:8x8").unwrap();
+        assert_eq!(mesh.cores, 64);
+        assert_eq!((mesh.distance(0, 63), mesh.distance(9, 18), mesh.distance(7, 8)), (14, 2, 8));
+        let four = Platform::parse("4").unwrap();
+        assert!(four.is_uniform());
+        assert_eq!(four.distance(1, 2), 1);
+        assert_eq!(Platform::parse("clusters:3x2:2,5").unwrap().distance(0, 2), 5);
+        for bad in ["0", "mesh:0x3", "clusters:2x4:0,1", "torus:4", ""] {
+            assert!(Platform::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn platform_files() {
+        let p = Platform::from_toml(
+            "name = \"RP-2\"\nclusters = { count = 2, size = 4 }\ncapacity = 0.9\nbalance = 0.05\n",
+        )
+        .unwrap();
+        assert_eq!((p.name.as_str(), p.cores, p.capacity, p.balance_tolerance), ("RP-2", 8, 0.9, 0.05));
+        assert_eq!(p.distance(0, 4), 10);
+        let m = Platform::from_toml("distance = [[0, 2, 5], [2, 0, 1], [5, 1, 0]]\n").unwrap();
+        assert_eq!((m.cores, m.distance(0, 2)), (3, 5));
+        for (text, want) in [
+            ("cores = 2\nmesh = { rows = 2, cols = 2 }\n", "exactly one of"),
+            ("distance = [[0, 2], [3, 0]]\n", "distance[0][1] = 2 but distance[1][0] = 3"),
+            ("distance = [[1, 2], [2, 0]]\n", "the diagonal must be 0"),
+            ("cores = 2\ncapacity = 1.5\n", "capacity 1.5 must be in (0, 1]"),
+            ("cores = 2\nspeed = 3\n", "unknown field `speed`"),
+        ] {
+            let e = Platform::from_toml(text).unwrap_err().to_string();
+            assert!(e.contains(want), "got {e}\nwant {want}");
+        }
     }
 }

@@ -44,6 +44,9 @@ impl Default for Annealer {
 #[derive(Clone)]
 struct Walk<'a> {
     problem: &'a Problem,
+    platform: &'a Platform,
+    /// All distances equal: the O(1) move delta applies.
+    uniform: bool,
     k: usize,
     limit: u64,
     core_of: Vec<CoreId>,
@@ -54,7 +57,7 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(problem: &'a Problem, platform: &Platform, core_of: Vec<CoreId>) -> Walk<'a> {
+    fn new(problem: &'a Problem, platform: &'a Platform, core_of: Vec<CoreId>) -> Walk<'a> {
         let k = platform.cores as usize;
         let n = problem.len();
         let mut load = vec![0; k];
@@ -65,8 +68,14 @@ impl<'a> Walk<'a> {
                 conn[i * k + core_of[j as usize] as usize] += w;
             }
         }
-        let cross = problem.edges.iter().filter(|e| core_of[e.0 as usize] != core_of[e.1 as usize]).map(|e| e.2).sum();
-        Walk { problem, k, limit: platform.balance_limit(problem.total_load()), core_of, load, conn, cross }
+        let cross = problem
+            .edges
+            .iter()
+            .map(|&(a, b, w)| w * platform.distance(core_of[a as usize].into(), core_of[b as usize].into()))
+            .sum();
+        let uniform = platform.is_uniform();
+        let limit = platform.balance_limit(problem.total_load());
+        Walk { problem, platform, uniform, k, limit, core_of, load, conn, cross }
     }
 
     fn over(&self, load: u64) -> u64 {
@@ -87,8 +96,20 @@ impl<'a> Walk<'a> {
         let w = self.problem.load[i];
         let d_over = (self.over(self.load[from] - w) + self.over(self.load[to] + w)) as i64
             - (self.over(self.load[from]) + self.over(self.load[to])) as i64;
-        let d_cross = self.conn[i * self.k + from] as i64 - self.conn[i * self.k + to] as i64;
-        (d_over, d_cross)
+        (d_over, self.cross_change(i, from, to))
+    }
+
+    /// Change of cross traffic when task `i` goes from core `from` to `to`
+    /// while every other task stays.
+    fn cross_change(&self, i: usize, from: usize, to: usize) -> i64 {
+        let conn = &self.conn[i * self.k..(i + 1) * self.k];
+        if self.uniform {
+            let unit = if self.k > 1 { self.platform.distance(0, 1) as i64 } else { 0 };
+            return (conn[from] as i64 - conn[to] as i64) * unit;
+        }
+        (0..self.k)
+            .map(|d| conn[d] as i64 * (self.platform.distance(to, d) as i64 - self.platform.distance(from, d) as i64))
+            .sum()
     }
 
     fn apply_move(&mut self, i: usize, to: usize) {
@@ -117,10 +138,11 @@ impl<'a> Walk<'a> {
         let (li, lj) = (self.load[ci] - wi + wj, self.load[cj] - wj + wi);
         let d_over =
             (self.over(li) + self.over(lj)) as i64 - (self.over(self.load[ci]) + self.over(self.load[cj])) as i64;
-        let k = self.k;
-        let d_cross = (self.conn[i * k + ci] as i64 - self.conn[i * k + cj] as i64)
-            + (self.conn[j * k + cj] as i64 - self.conn[j * k + ci] as i64)
-            + 2 * self.weight(i, j) as i64;
+        // Each task's move counts their shared edge as if the other stayed;
+        // after the swap that edge spans the same two cores as before.
+        let d_cross = self.cross_change(i, ci, cj)
+            + self.cross_change(j, cj, ci)
+            + 2 * (self.weight(i, j) * self.platform.distance(ci, cj)) as i64;
         (d_over, d_cross)
     }
 }
@@ -141,6 +163,9 @@ impl Annealer {
         for _ in 0..100 {
             let i = movable[rng.below(movable.len() as u64) as usize];
             let to = rng.below(k as u64) as usize;
+            if to == w.core_of[i] as usize {
+                continue;
+            }
             let (_, d) = w.move_delta(i, to);
             if d > 0 {
                 uphill.push(d as f64);
@@ -241,7 +266,8 @@ mod tests {
             k in Just(k),
         ) -> (Problem, Platform, Vec<CoreId>, Vec<(usize, usize, CoreId, bool)>) {
             let names = (0..loads.len()).map(|i| format!("t{i}")).collect();
-            let mut platform = Platform::identical(k);
+            // Identical cores for even n, a 1 x k line (unequal distances) for odd.
+            let mut platform = if loads.len() % 2 == 0 { Platform::identical(k) } else { Platform::mesh(1, k) };
             platform.balance_tolerance = 0.05;
             (Problem::new(names, loads, edges, 1000), platform, start, moves)
         }

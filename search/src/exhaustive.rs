@@ -58,6 +58,11 @@ struct Tree<'a> {
     limit: u64,
     /// For two cores: the traffic graph by depth, for the min-cut bound.
     cut: Option<CutBound>,
+    /// Core distances, row-major.
+    dist: Vec<u64>,
+    /// All distances equal: cores are interchangeable and the simple
+    /// per-task bound applies.
+    uniform: bool,
 }
 
 #[derive(Clone)]
@@ -119,7 +124,11 @@ impl<'a> Tree<'a> {
                 problem.edges.iter().map(|&(a, b, w)| (depth_of[a as usize], depth_of[b as usize], w)).collect();
             CutBound::new(n, &edges)
         });
-        Tree { problem, k, order, earlier, pinned, remaining, fixed: problem.pinned_cores(platform.cores), limit, cut }
+        let uniform = platform.is_uniform();
+        // Cores are interchangeable only when all distances are equal.
+        let fixed = if uniform { problem.pinned_cores(platform.cores) } else { vec![true; k] };
+        let dist = (0..k * k).map(|i| platform.distance(i / k, i % k)).collect();
+        Tree { problem, k, order, earlier, pinned, remaining, fixed, limit, cut, dist, uniform }
     }
 
     fn root(&self) -> State {
@@ -139,16 +148,17 @@ impl<'a> Tree<'a> {
         let cores: Vec<usize> = match self.pinned[depth] {
             Some(c) => vec![c],
             None => {
+                // Empty interchangeable cores are all alike: try the first.
                 let first_empty = (0..self.k).find(|&c| !self.fixed[c] && s.count[c] == 0);
-                (0..self.k).filter(|&c| s.count[c] > 0 || Some(c) == first_empty).collect()
+                (0..self.k).filter(|&c| self.fixed[c] || s.count[c] > 0 || Some(c) == first_empty).collect()
             }
         };
         let mut out: Vec<Step> = cores
             .into_iter()
             .map(|c| {
                 let over = (s.load[c] + task_load).saturating_sub(self.limit) - s.load[c].saturating_sub(self.limit);
-                let delta =
-                    self.earlier[depth].iter().filter(|&&(q, _)| s.assign[q] as usize != c).map(|&(_, w)| w).sum();
+                let row = &self.dist[c * self.k..(c + 1) * self.k];
+                let delta = self.earlier[depth].iter().map(|&(q, w)| w * row[s.assign[q] as usize]).sum();
                 (over, delta, c)
             })
             .collect();
@@ -182,11 +192,15 @@ impl<'a> Tree<'a> {
             if all == 0 {
                 continue;
             }
-            let keep = match self.pinned[d] {
-                Some(c) => to_core[c],
-                None => to_core.iter().copied().max().unwrap_or(0),
+            // Cost of putting the task on core c, given the placed tasks.
+            let on = |c: usize| -> u64 { (0..self.k).map(|d| to_core[d] * self.dist[c * self.k + d]).sum() };
+            total += match (self.pinned[d], self.uniform) {
+                (Some(c), _) => on(c),
+                (None, true) => {
+                    (all - to_core.iter().copied().max().unwrap_or(0)) * self.dist.get(1).copied().unwrap_or(0)
+                }
+                (None, false) => (0..self.k).map(on).min().unwrap_or(0),
             };
-            total += all - keep;
         }
         total
     }
@@ -239,9 +253,12 @@ impl Search<'_, '_> {
             && depth > 0
             && let Some(cut) = self.cut.as_mut()
         {
+            // Two cores, one distance: the cut costs that distance per unit.
+            let unit = self.tree.dist[1].max(1);
             let assign = &s.assign;
             let side = |v: usize| (v < depth).then(|| assign[v] as u8);
-            bound.cross_traffic = bound.cross_traffic.max(cut.min_cut(side, self.best.cross_traffic));
+            let cut = cut.min_cut(side, self.best.cross_traffic.div_ceil(unit));
+            bound.cross_traffic = bound.cross_traffic.max(cut * unit);
         }
         bound
     }

@@ -42,8 +42,7 @@ impl Solver for Greedy {
                 .min_by_key(|&c| {
                     let added: u64 = problem.adjacency[i]
                         .iter()
-                        .filter(|&&(j, _)| core_of[j as usize].is_some_and(|cj| cj as usize != c))
-                        .map(|&(_, w)| w)
+                        .filter_map(|&(j, w)| core_of[j as usize].map(|cj| w * platform.distance(c, cj as usize)))
                         .sum();
                     let over = (load[c] + problem.load[i]).saturating_sub(limit);
                     (over, added, load[c], c)
@@ -87,7 +86,11 @@ fn improve(problem: &Problem, platform: &Platform, core_of: &mut [CoreId], load:
                 load[to] -= problem.load[i];
                 load[from] += problem.load[i];
                 // Change in cross traffic when i moves from `from` to `to`.
-                let delta = to_core[from] as i128 - to_core[to] as i128;
+                let delta: i128 = (0..k)
+                    .map(|d| {
+                        to_core[d] as i128 * (platform.distance(to, d) as i128 - platform.distance(from, d) as i128)
+                    })
+                    .sum();
                 let better = o < here.overload_ns || (o == here.overload_ns && delta < 0);
                 if better {
                     let key = Objective { overload_ns: o, cross_traffic: (delta + i128::from(u64::MAX / 2)) as u64 };

@@ -174,7 +174,12 @@ pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
 
 /// Evaluates a placement into a [`Solution`] shell.
 fn solution(problem: &Problem, platform: &Platform, placement: Placement, method: &str, nodes: u64) -> Solution {
-    let placement = placement.canonical(platform.cores, &problem.pinned_cores(platform.cores));
+    // Renaming cores is harmless only when all distances are equal.
+    let placement = if platform.is_uniform() {
+        placement.canonical(platform.cores, &problem.pinned_cores(platform.cores))
+    } else {
+        placement
+    };
     let objective = Cost::of(problem, platform, &placement).objective;
     let lower_bound = Objective { overload_ns: 0, cross_traffic: 0 };
     Solution {

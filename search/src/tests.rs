@@ -43,11 +43,18 @@ prop_compose! {
         pins in proptest::collection::vec(proptest::option::weighted(0.15, 0..k), n),
         eps in 0.0f64..0.5,
         k in Just(k),
+        topology in 0u8..3,
+        far in 2u32..12,
     ) -> (Problem, Platform) {
         let names = (0..loads.len()).map(|i| format!("t{i}")).collect();
         let mut problem = Problem::new(names, loads, edges, 1000);
         problem.pinned = pins;
-        let mut platform = Platform::identical(k);
+        // Identical cores, two clusters, or a 1 x k mesh (a line).
+        let mut platform = match (topology, k) {
+            (1, 4) => Platform::clusters(2, 2, 1, far),
+            (2, _) => Platform::mesh(1, k),
+            _ => Platform::identical(k),
+        };
         platform.balance_tolerance = eps;
         (problem, platform)
     }
@@ -120,6 +127,32 @@ fn a_tiny_budget_gives_an_unproven_answer_with_a_valid_bound() {
     assert!(cut.lower_bound <= full.objective);
     assert!(cut.objective >= full.objective);
     assert!(cut.gap() > 0.0 || cut.objective == full.objective);
+}
+
+#[test]
+fn topology_keeps_talkative_tasks_in_a_cluster() {
+    // Two groups of four tasks that talk a lot inside, a little across, on
+    // two clusters of four cores: each group must land in one cluster.
+    let names = (0..8).map(|i| format!("t{i}")).collect();
+    let mut edges = Vec::new();
+    for g in [0u32, 4] {
+        for a in g..g + 4 {
+            for b in a + 1..g + 4 {
+                edges.push((a, b, 10));
+            }
+        }
+    }
+    edges.push((0, 4, 1));
+    let problem = Problem::new(names, vec![10; 8], edges, 1000);
+    let platform = Platform::clusters(2, 4, 1, 10);
+    let s = portfolio(&problem, &platform, &Options::default()).unwrap();
+    assert!(s.proven_optimal);
+    let cluster = |t: usize| s.placement.core_of[t] / 4;
+    assert!((1..4).all(|t| cluster(t) == cluster(0)) && (5..8).all(|t| cluster(t) == cluster(4)), "{:?}", s.placement);
+    assert_ne!(cluster(0), cluster(4));
+    // One task per core: 4 x 3 / 2 = 6 in-cluster pairs x 10 per group at
+    // distance 1, plus the cross edge at distance 10.
+    assert_eq!(s.objective.cross_traffic, 2 * 6 * 10 + 10);
 }
 
 #[test]
