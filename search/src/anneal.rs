@@ -241,12 +241,23 @@ impl Solver for Annealer {
             Some(s) => s.placement.core_of.clone(),
             None => crate::Greedy.solve(problem, platform, None)?.placement.core_of,
         };
-        let results: Vec<(Objective, Vec<CoreId>)> =
-            (0..self.restarts.max(1)).into_par_iter().map(|r| self.walk(problem, platform, &start, r)).collect();
+        Ok(self.solve_from(problem, platform, &[start]))
+    }
+}
+
+impl Annealer {
+    /// Anneals from several starting placements: restart `r` starts from
+    /// `starts[r % starts.len()]`.
+    pub fn solve_from(&self, problem: &Problem, platform: &Platform, starts: &[Vec<CoreId>]) -> Solution {
+        assert!(!starts.is_empty(), "at least one start");
+        let results: Vec<(Objective, Vec<CoreId>)> = (0..self.restarts.max(1))
+            .into_par_iter()
+            .map(|r| self.walk(problem, platform, &starts[r as usize % starts.len()], r))
+            .collect();
         let (_, best) =
             results.into_iter().enumerate().min_by_key(|(r, (o, _))| (*o, *r)).expect("at least one restart");
         let steps = self.steps_per_task * problem.len() as u64 * u64::from(self.restarts.max(1));
-        Ok(solution(problem, platform, Placement::new(best.1), self.name(), steps))
+        solution(problem, platform, Placement::new(best.1), self.name(), steps)
     }
 }
 

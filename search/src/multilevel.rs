@@ -1,0 +1,160 @@
+//! Multilevel partitioning for large task sets, through METIS.
+//!
+//! METIS (coarsening, initial partitioning, refinement; built from its C
+//! source by the `metis` crate's `vendored` feature) gives a k-way
+//! partition that respects the balance tolerance; on a platform with
+//! unequal core distances corera then maps METIS's blocks onto cores by
+//! pairwise swaps that lower the topology-weighted traffic between blocks.
+//! The portfolio refines the result with annealing. METIS runs single
+//! threaded with a fixed seed, so its answer is reproducible.
+
+use corera_placement::{CoreId, Placement, Platform, Problem};
+
+use crate::{SearchError, Solution, Solver, solution};
+
+/// METIS k-way partitioning, mapped onto the platform's topology.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Multilevel {
+    /// Seed passed to METIS.
+    pub seed: u64,
+}
+
+impl Multilevel {
+    /// METIS's partition, or `None` when METIS cannot be used (one core,
+    /// more cores than tasks, weights beyond METIS's 32-bit range, or an
+    /// error inside METIS).
+    fn partition(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
+        let n = problem.len();
+        let k = platform.cores as usize;
+        if k < 2 || n < k {
+            return None;
+        }
+        let mut xadj: Vec<metis::Idx> = Vec::with_capacity(n + 1);
+        let mut adjncy = Vec::new();
+        let mut adjwgt = Vec::new();
+        xadj.push(0);
+        for list in &problem.adjacency {
+            for &(j, w) in list {
+                adjncy.push(metis::Idx::try_from(j).ok()?);
+                adjwgt.push(metis::Idx::try_from(w.max(1)).ok()?);
+            }
+            xadj.push(metis::Idx::try_from(adjncy.len()).ok()?);
+        }
+        // METIS wants positive vertex weights; scale loads into its range.
+        let max = problem.load.iter().copied().max().unwrap_or(1).max(1);
+        let scale = (max / 1_000_000).max(1);
+        let vwgt: Vec<metis::Idx> =
+            problem.load.iter().map(|&l| metis::Idx::try_from((l / scale).max(1)).ok()).collect::<Option<_>>()?;
+        let ubvec = [1.0 + platform.balance_tolerance as metis::Real];
+        let mut part = vec![0 as metis::Idx; n];
+        let graph = metis::Graph::new(1, k as metis::Idx, &xadj, &adjncy)
+            .ok()?
+            .set_vwgt(&vwgt)
+            .set_adjwgt(&adjwgt)
+            .set_ubvec(&ubvec)
+            .set_option(metis::option::Seed((self.seed % (i32::MAX as u64)) as metis::Idx));
+        graph.part_kway(&mut part).ok()?;
+        Some(part.into_iter().map(|p| p as CoreId).collect())
+    }
+}
+
+/// Renames blocks to cores so that blocks that talk much sit close:
+/// pairwise swaps of two blocks' cores while the topology-weighted traffic
+/// between blocks falls. On uniform platforms any naming is as good.
+fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId]) -> Vec<CoreId> {
+    let k = platform.cores as usize;
+    if platform.is_uniform() {
+        return blocks.to_vec();
+    }
+    let mut traffic = vec![0u64; k * k];
+    for &(a, b, w) in &problem.edges {
+        let (x, y) = (blocks[a as usize] as usize, blocks[b as usize] as usize);
+        if x != y {
+            traffic[x * k + y] += w;
+            traffic[y * k + x] += w;
+        }
+    }
+    let mut core: Vec<usize> = (0..k).collect();
+    let cost = |core: &[usize]| -> u64 {
+        (0..k)
+            .flat_map(|x| (0..k).map(move |y| (x, y)))
+            .map(|(x, y)| traffic[x * k + y] * platform.distance(core[x], core[y]))
+            .sum()
+    };
+    let mut best = cost(&core);
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for x in 0..k {
+            for y in x + 1..k {
+                core.swap(x, y);
+                let c = cost(&core);
+                if c < best {
+                    best = c;
+                    improved = true;
+                } else {
+                    core.swap(x, y);
+                }
+            }
+        }
+    }
+    blocks.iter().map(|&b| core[b as usize] as CoreId).collect()
+}
+
+impl Solver for Multilevel {
+    fn name(&self) -> &'static str {
+        "multilevel"
+    }
+
+    fn solve(
+        &self,
+        problem: &Problem,
+        platform: &Platform,
+        incumbent: Option<&Solution>,
+    ) -> Result<Solution, SearchError> {
+        if problem.is_empty() {
+            return Err(SearchError::Empty);
+        }
+        // Pinned tasks go where they must; METIS does not know about pins.
+        let blocks = match self.partition(problem, platform) {
+            Some(blocks) => map_blocks(problem, platform, &blocks),
+            None => match incumbent {
+                Some(s) => return Ok(s.clone()),
+                None => return crate::Greedy.solve(problem, platform, None),
+            },
+        };
+        let core_of = blocks.iter().zip(&problem.pinned).map(|(&b, pin)| pin.unwrap_or(b)).collect();
+        Ok(solution(problem, platform, Placement::new(core_of), self.name(), problem.len() as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metis_splits_two_cliques_and_maps_them_onto_clusters() {
+        let names = (0..16).map(|i| format!("t{i}")).collect();
+        let mut edges = Vec::new();
+        for g in [0u32, 8] {
+            for a in g..g + 8 {
+                for b in a + 1..g + 8 {
+                    edges.push((a, b, 5));
+                }
+            }
+        }
+        edges.push((0, 8, 1));
+        let problem = Problem::new(names, vec![10; 16], edges, 1000);
+        let s = Multilevel { seed: 1 }.solve(&problem, &Platform::identical(2), None).unwrap();
+        assert_eq!(s.objective.cross_traffic, 1, "{:?}", s.placement);
+        // Four blocks on rp2: the two blocks of each clique share a cluster.
+        let rp2 = Platform::clusters(2, 4, 1, 10);
+        let s = Multilevel { seed: 1 }.solve(&problem, &rp2, None).unwrap();
+        let cluster = |t: usize| s.placement.core_of[t] / 4;
+        assert!(
+            (1..8).all(|t| cluster(t) == cluster(0)) && (9..16).all(|t| cluster(t) == cluster(8)),
+            "{:?}",
+            s.placement
+        );
+    }
+}
