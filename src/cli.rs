@@ -107,6 +107,27 @@ pub(crate) struct PlaceArgs {
     /// same placement on any machine and thread count.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) seed: u64,
+    /// Search method: the portfolio (`auto`) or one method alone.
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    pub(crate) method: Method,
+}
+
+/// Placement search methods.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Method {
+    /// Greedy and METIS, annealing from them, then exhaustive search.
+    Auto,
+    /// Greedy construction and single-task moves only.
+    Greedy,
+    /// METIS k-way partitioning mapped onto the topology.
+    Multilevel,
+    /// Simulated annealing from the greedy placement.
+    Anneal,
+    /// Branch and bound from the greedy placement.
+    Exhaustive,
+    /// Gray-code enumeration of every placement (2 identical cores, at most
+    /// 36 tasks).
+    Enumerate,
 }
 
 fn parse_pin(s: &str) -> Result<(String, u16), String> {

@@ -11,7 +11,7 @@ use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{FormatChoice, Parsed, ReadOptions, Trace, TraceSummary, Warning};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::{Format, InputArgs, PlaceArgs};
+use crate::cli::{Format, InputArgs, Method, PlaceArgs};
 use crate::exit::{Failure, WithCode};
 
 /// A spinner on stderr for steps that take longer than a moment; hidden
@@ -177,7 +177,24 @@ pub(crate) fn search(
     let mut options = Options::default();
     options.node_budget = place.node_budget;
     options.seed = place.seed;
-    let solution = corera_search::portfolio(problem, platform, &options).internal();
+    use corera_search::Solver;
+    let greedy = || corera_search::Greedy.solve(problem, platform, None);
+    let solution = match place.method {
+        Method::Auto => corera_search::portfolio(problem, platform, &options),
+        Method::Greedy => greedy(),
+        Method::Multilevel => corera_search::Multilevel { seed: place.seed }.solve(problem, platform, None),
+        Method::Anneal => {
+            corera_search::Annealer { seed: place.seed, ..Default::default() }.solve(problem, platform, None)
+        }
+        Method::Exhaustive => greedy().and_then(|g| {
+            corera_search::Exhaustive { node_budget: place.node_budget }.solve(problem, platform, Some(&g))
+        }),
+        Method::Enumerate => corera_search::GrayCode.solve(problem, platform, None),
+    };
+    let solution = match solution {
+        Err(e @ corera_search::SearchError::Unsupported(_)) => Err(e).input(),
+        other => other.internal(),
+    };
     progress.finish();
     solution
 }

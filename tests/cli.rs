@@ -402,3 +402,48 @@ fn platforms_from_shorthands_and_files() {
         .stderr(predicate::str::contains("invalid platform file: TOML parse error at line 2, column 1"))
         .stderr(predicate::str::contains("unknown field `speed`"));
 }
+
+#[test]
+fn every_method_runs_and_enumeration_certifies_the_portfolio() {
+    // A 16-vertex weighted ring with chords, written here.
+    let n = 16u32;
+    let mut lines = Vec::new();
+    let mut edges = 0;
+    for v in 0..n {
+        let mut line = format!("{}", 5 + (v * 7) % 11);
+        for u in [(v + 1) % n, (v + n - 1) % n, (v + 5) % n, (v + n - 5) % n] {
+            let w = 1 + (v.min(u) * 3 + v.max(u)) % 9;
+            line.push_str(&format!(" {} {w}", u + 1));
+            edges += 1;
+        }
+        lines.push(line);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("ring.graph");
+    std::fs::write(&graph, format!("{n} {} 011\n{}\n", edges / 2, lines.join("\n"))).unwrap();
+    let cut = |method: &str| -> u64 {
+        let out = corera()
+            .args(["place", "--cores", "2", "--json", "--method", method, "--graph"])
+            .arg(&graph)
+            .arg("--partition")
+            .arg(dir.path().join(format!("{method}.part")))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{method}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["cost"]["objective"]["overload_ns"], 0, "{method}");
+        v["search"]["objective"]["cross_traffic"].as_u64().unwrap()
+    };
+    let optimum = cut("enumerate");
+    assert_eq!(cut("auto"), optimum);
+    assert_eq!(cut("exhaustive"), optimum);
+    for heuristic in ["greedy", "multilevel", "anneal"] {
+        assert!(cut(heuristic) >= optimum, "{heuristic}");
+    }
+    corera()
+        .args(["place", "--cores", "3", "--method", "enumerate", "--graph"])
+        .arg(&graph)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("gray-code enumeration needs 2 identical cores"));
+}

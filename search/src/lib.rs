@@ -13,6 +13,8 @@
 //!   counted once), in parallel; proves optimality within a node budget.
 //! - [`Annealer`]: simulated annealing with incremental moves and swaps,
 //!   deterministic parallel restarts.
+//! - [`GrayCode`]: complete enumeration for two identical cores (up to 36
+//!   tasks), one task move per step; a certificate for the other methods.
 //! - [`Multilevel`]: METIS k-way partitions mapped onto the topology, for
 //!   large task sets.
 //! - [`portfolio`]: greedy and multilevel, annealing from the better, then
@@ -38,6 +40,7 @@
 mod anneal;
 mod exhaustive;
 mod flow;
+mod gray;
 mod greedy;
 mod multilevel;
 
@@ -46,6 +49,7 @@ use serde::Serialize;
 
 pub use anneal::Annealer;
 pub use exhaustive::Exhaustive;
+pub use gray::GrayCode;
 pub use greedy::Greedy;
 pub use multilevel::Multilevel;
 
@@ -94,6 +98,9 @@ pub enum SearchError {
     /// The problem has no tasks.
     #[error("there are no tasks to place")]
     Empty,
+    /// The method does not apply to this problem.
+    #[error("{0}")]
+    Unsupported(String),
     /// The search stopped before finding any placement.
     #[error("the search stopped after {nodes} nodes without a placement; raise the node budget")]
     Budget {
