@@ -59,7 +59,13 @@ impl Solver for Greedy {
 
 /// Moves single unpinned tasks while the objective drops; returns the
 /// number of moves tried.
-fn improve(problem: &Problem, platform: &Platform, core_of: &mut [CoreId], load: &mut [u64], limit: u64) -> u64 {
+pub(crate) fn improve(
+    problem: &Problem,
+    platform: &Platform,
+    core_of: &mut [CoreId],
+    load: &mut [u64],
+    limit: u64,
+) -> u64 {
     let k = platform.cores as usize;
     let overload = |load: &[u64]| load.iter().map(|&l| l.saturating_sub(limit)).sum::<u64>();
     let mut tried = 0;
