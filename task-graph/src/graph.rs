@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use corera_trace_ingest::{TaskKind, Trace, Warning};
-use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::graph::UnGraph;
 use serde::Serialize;
 
 use crate::{aggregate, derive};
@@ -266,11 +266,5 @@ impl TaskGraph {
         }
         s.push_str("}\n");
         s
-    }
-
-    /// Index of the node for task `id` in [`TaskGraph::traffic_graph`].
-    pub fn node_of(&self, id: u32) -> Option<NodeIndex> {
-        let position = self.tasks.iter().filter(|t| t.kind != TaskKind::Idle).position(|t| t.id == id)?;
-        Some(NodeIndex::new(position))
     }
 }

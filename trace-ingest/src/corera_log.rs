@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::io::{BufRead, Write};
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::lines::{Builder, Lines};
+use crate::lines::{Builder, LineFormat, run_lines};
 use crate::model::{
     Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, Task, TaskId, TaskKind, Trace,
 };
@@ -59,6 +59,7 @@ impl TraceFormat for CoreraLog {
 struct Reader {
     out: Builder,
     line: u64,
+    seen_header: bool,
     task_ids: HashMap<u64, (TaskId, u64)>,
     object_ids: HashMap<Box<str>, (ObjectId, u64)>,
 }
@@ -112,56 +113,51 @@ fn number<T: std::str::FromStr>(tok: (&str, usize), expected: &str) -> LineResul
     tok.0.parse().map_err(|_| (tok.1, ParseErrorKind::expected(expected, tok.0)))
 }
 
+impl LineFormat for Reader {
+    const EXPECTED_FIRST: &'static str = EXAMPLE_HEADER;
+
+    fn builder(&mut self) -> &mut Builder {
+        &mut self.out
+    }
+
+    fn line<'a>(&mut self, number: u64, text: &'a str) -> Result<(), (&'a str, ParseErrorKind)> {
+        self.line = number;
+        if text.trim_start().starts_with('#') {
+            return Ok(());
+        }
+        let result = if self.seen_header { self.line_event(text) } else { self.header(text) };
+        match result {
+            Ok(()) => {
+                self.seen_header = true;
+                Ok(())
+            }
+            Err((column, kind)) => Err((&text[column.min(text.len())..], kind)),
+        }
+    }
+
+    fn started(&self) -> bool {
+        self.seen_header
+    }
+
+    /// Without a header nothing else can be read, even under `--lenient`.
+    fn fatal(&self) -> bool {
+        !self.seen_header
+    }
+}
+
 impl Reader {
     fn new(options: &ReadOptions) -> Reader {
         Reader {
             out: Builder::new(Trace::new(Clock::Ns), NAME, options),
             line: 0,
+            seen_header: false,
             task_ids: HashMap::default(),
             object_ids: HashMap::default(),
         }
     }
 
     fn run(mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
-        let mut lines = Lines::new(reader);
-        let mut seen_header = false;
-        loop {
-            let line = match lines.next_line() {
-                Ok(Some(line)) => line,
-                Ok(None) => break,
-                Err((number, column, kind)) => {
-                    self.line = number;
-                    self.out.malformed(number, column, kind)?;
-                    continue;
-                }
-            };
-            self.line = line.number;
-            let text = line.text;
-            let trimmed = text.trim_start();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                continue;
-            }
-            let result = if seen_header { self.line_event(text) } else { self.header(text) };
-            match result {
-                Ok(()) => seen_header = true,
-                // A capture cut off mid-line (UART buffer, killed
-                // terminal): keep everything before it.
-                Err((_, kind)) if !line.complete && seen_header => {
-                    self.out.warn(
-                        line.number,
-                        format!("last line is truncated (no newline) and does not parse ({kind}); ignored"),
-                    );
-                    break;
-                }
-                // Without a header nothing else can be read.
-                Err((column, kind)) if !seen_header => return Err(self.out.error(line.number, column, kind)),
-                Err((column, kind)) => self.out.malformed(line.number, column, kind)?,
-            }
-        }
-        if !seen_header {
-            let line = lines.count().max(1);
-            return Err(self.out.error(line, 0, ParseErrorKind::Empty { expected: EXAMPLE_HEADER }));
-        }
+        run_lines(&mut self, reader)?;
         Ok(self.out.finish())
     }
 

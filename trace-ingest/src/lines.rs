@@ -115,6 +115,11 @@ pub(crate) trait LineFormat {
     fn line<'a>(&mut self, number: u64, text: &'a str) -> Result<(), (&'a str, ParseErrorKind)>;
     /// Whether any event line was read yet.
     fn started(&self) -> bool;
+    /// Whether the line that just failed ends the reading even under
+    /// `--lenient` (e.g. a bad header, after which nothing can be read).
+    fn fatal(&self) -> bool {
+        false
+    }
 }
 
 /// Reads every line of `input` into `format`: malformed lines are errors
@@ -144,6 +149,9 @@ pub(crate) fn run_lines<F: LineFormat>(format: &mut F, input: &mut dyn BufRead) 
                 break;
             }
             let col = column(line.text, part);
+            if format.fatal() {
+                return Err(format.builder().error(line.number, col, kind));
+            }
             format.builder().malformed(line.number, col, kind)?;
         }
     }

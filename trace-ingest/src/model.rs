@@ -341,11 +341,6 @@ impl Trace {
         counts
     }
 
-    /// Index of the task with this name, if any.
-    pub fn task_by_name(&self, name: &str) -> Option<TaskId> {
-        self.tasks.iter().position(|t| t.name == name).map(|i| i as TaskId)
-    }
-
     /// Keeps only the tasks with `keep[id]` set and the events about them;
     /// events whose peer is dropped lose the peer (a wakeup of a dropped
     /// task is dropped). Task ids are renumbered in order.
@@ -377,14 +372,6 @@ impl Trace {
             }
             true
         });
-    }
-
-    /// Whether priority `a` is more urgent than priority `b` in this trace.
-    pub fn more_urgent(&self, a: i32, b: i32) -> bool {
-        match self.priority_order {
-            PriorityOrder::High => a > b,
-            PriorityOrder::Low => a < b,
-        }
     }
 }
 

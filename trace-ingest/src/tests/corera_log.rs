@@ -163,6 +163,9 @@ fn lenient_skips_malformed_lines_and_sorts_time() {
     assert!(parsed.warnings[0].message.contains("skipped malformed line (column 6)"));
     assert_eq!(parsed.warnings[1].line, 5);
     assert!(parsed.warnings[1].message.contains("1 events had timestamps earlier"));
+    // A bad header stops the reading even under --lenient.
+    let err = chain(&parse_lenient("corera-log 9 clock=us\n10 0 rdy 1\n", FormatChoice::Auto).unwrap_err());
+    assert!(err.contains("t.log:1:12: invalid corera-log input: expected format version 1"), "{err}");
 }
 
 #[test]
