@@ -177,20 +177,15 @@ pub(crate) fn search(
     let mut options = Options::default();
     options.node_budget = place.node_budget;
     options.seed = place.seed;
-    use corera_search::Solver;
-    let greedy = || corera_search::Greedy.solve(problem, platform, None);
-    let solution = match place.method {
-        Method::Auto => corera_search::portfolio(problem, platform, &options),
-        Method::Greedy => greedy(),
-        Method::Multilevel => corera_search::Multilevel { seed: place.seed }.solve(problem, platform, None),
-        Method::Anneal => {
-            corera_search::Annealer { seed: place.seed, ..Default::default() }.solve(problem, platform, None)
-        }
-        Method::Exhaustive => greedy().and_then(|g| {
-            corera_search::Exhaustive { node_budget: place.node_budget }.solve(problem, platform, Some(&g))
-        }),
-        Method::Enumerate => corera_search::GrayCode.solve(problem, platform, None),
+    let method = match place.method {
+        Method::Auto => corera_search::Method::Portfolio,
+        Method::Greedy => corera_search::Method::Greedy,
+        Method::Multilevel => corera_search::Method::Multilevel,
+        Method::Anneal => corera_search::Method::Anneal,
+        Method::Exhaustive => corera_search::Method::Exhaustive,
+        Method::Enumerate => corera_search::Method::Enumerate,
     };
+    let solution = corera_search::solve(method, problem, platform, &options);
     let solution = match solution {
         Err(e @ corera_search::SearchError::Unsupported(_)) => Err(e).input(),
         other => other.internal(),

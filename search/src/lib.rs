@@ -153,8 +153,53 @@ impl Default for Options {
     }
 }
 
-/// Runs greedy, then the exhaustive search within the node budget, and
-/// returns the best solution with what is proven about it.
+/// A search method, for running one method alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// The [`portfolio`].
+    #[default]
+    Portfolio,
+    /// [`Greedy`] alone.
+    Greedy,
+    /// [`Multilevel`] alone.
+    Multilevel,
+    /// [`Annealer`] from the greedy placement.
+    Anneal,
+    /// [`Exhaustive`] from the greedy placement.
+    Exhaustive,
+    /// [`GrayCode`] enumeration.
+    Enumerate,
+}
+
+/// Runs `method` with `options` (seed, node budget).
+///
+/// # Errors
+/// [`SearchError::Unsupported`] when the method does not apply (e.g.
+/// enumeration beyond two identical cores); [`SearchError::Empty`] for a
+/// problem without tasks.
+pub fn solve(
+    method: Method,
+    problem: &Problem,
+    platform: &Platform,
+    options: &Options,
+) -> Result<Solution, SearchError> {
+    let greedy = || Greedy.solve(problem, platform, None);
+    match method {
+        Method::Portfolio => portfolio(problem, platform, options),
+        Method::Greedy => greedy(),
+        Method::Multilevel => Multilevel { seed: options.seed }.solve(problem, platform, None),
+        Method::Anneal => Annealer { seed: options.seed, ..Annealer::default() }.solve(problem, platform, None),
+        Method::Exhaustive => {
+            greedy().and_then(|g| Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&g)))
+        }
+        Method::Enumerate => GrayCode.solve(problem, platform, None),
+    }
+}
+
+/// Runs greedy and multilevel, anneals from both, then (up to
+/// [`EXHAUSTIVE_MAX_TASKS`] tasks) the exhaustive search within the node
+/// budget from the best, and returns the best solution with what is proven
+/// about it and the method that found it.
 ///
 /// # Errors
 /// [`SearchError::Empty`] for a problem without tasks.
