@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use corera_placement::CoreRule;
 
 /// Turns a single-core RTOS run log into the best core placement for a
 /// multicore port.
@@ -89,10 +90,25 @@ pub(crate) struct PlaceArgs {
     /// (hop distance), a core count, or a platform file (`.toml`).
     #[arg(long, value_name = "SPEC|FILE", conflicts_with = "cores")]
     pub(crate) platform: Option<String>,
-    /// Keep a task on a core: `--pin NAME=CORE` (repeatable). ISRs stay on
-    /// core 0 unless pinned elsewhere.
-    #[arg(long, value_name = "NAME=CORE", value_parser = parse_pin)]
-    pub(crate) pin: Vec<(String, u16)>,
+    /// Keep a task on a core or a set of cores: `--pin NAME=CORES` with
+    /// CORES such as `1`, `0,2` or `4-7` (repeatable). ISRs stay on core 0
+    /// unless pinned elsewhere.
+    #[arg(long, value_name = "NAME=CORES", value_parser = CoreRule::parse)]
+    pub(crate) pin: Vec<CoreRule>,
+    /// Keep a task off some cores: `--forbid NAME=CORES` (repeatable).
+    #[arg(long, value_name = "NAME=CORES", value_parser = CoreRule::parse)]
+    pub(crate) forbid: Vec<CoreRule>,
+    /// Run these tasks on one core: `--together A,B,C` (repeatable).
+    #[arg(long, value_name = "A,B,..")]
+    pub(crate) together: Vec<String>,
+    /// Run these tasks on pairwise different cores: `--apart A,B`
+    /// (repeatable).
+    #[arg(long, value_name = "A,B,..")]
+    pub(crate) apart: Vec<String>,
+    /// A constraints file (TOML with `pin`, `forbid`, `together`, `apart`;
+    /// see the book), added to the flags.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) constraints: Option<PathBuf>,
     /// Balance tolerance ε: a core may carry this fraction more than an
     /// equal share of the load (Walshaw's rule: at most
     /// floor((1 + ε) · ceil(total / cores))).
@@ -128,12 +144,6 @@ pub(crate) enum Method {
     /// Gray-code enumeration of every placement (2 identical cores, at most
     /// 36 tasks).
     Enumerate,
-}
-
-fn parse_pin(s: &str) -> Result<(String, u16), String> {
-    let (name, core) = s.rsplit_once('=').ok_or("expected NAME=CORE, e.g. --pin MotorCtl=1")?;
-    let core = core.trim().parse().map_err(|_| format!("`{core}` is not a core number"))?;
-    Ok((name.to_string(), core))
 }
 
 #[derive(Debug, Args)]
@@ -234,12 +244,5 @@ mod tests {
     #[test]
     fn cli_is_consistent() {
         super::Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn pins_parse() {
-        assert_eq!(super::parse_pin("Motor Ctl=1"), Ok(("Motor Ctl".into(), 1)));
-        assert!(super::parse_pin("Motor").is_err());
-        assert!(super::parse_pin("Motor=x").is_err());
     }
 }

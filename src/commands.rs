@@ -51,7 +51,7 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
         a.platform.balance_tolerance,
         args.place.node_budget,
         args.place.seed,
-        args.place.pin.iter().map(|(t, c)| format!(" --pin '{t}={c}'")).collect::<String>(),
+        pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>(),
         written.join(", ")
     ));
     stdout(&text)
@@ -118,6 +118,7 @@ fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
             "placement": (0..a.problem.len()).map(|i| serde_json::json!({
                 "task": a.problem.names[i], "core": a.solution.placement.core_of[i]
             })).collect::<Vec<_>>(),
+            "platform": a.platform,
             "search": a.solution,
             "cost": a.cost,
         });
@@ -162,7 +163,7 @@ fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> 
             format!(", lower bound {}", solution.lower_bound.cross_traffic)
         },
         max,
-        cost.balance_limit_ns,
+        cost.core_limit_ns.iter().max().copied().unwrap_or(0),
         seconds
     ))
 }

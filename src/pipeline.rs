@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use corera_placement::{Cost, Pin, PlacementError, Platform, Problem};
+use corera_placement::{Constraints, Cost, Platform, Problem};
 use corera_search::{Options, Solution};
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{FormatChoice, Parsed, ReadOptions, Trace, TraceSummary, Warning};
@@ -126,11 +126,11 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     let mut warnings = parsed.warnings.clone();
     warnings.extend(graph_warnings);
     let platform = platform(place)?;
-    let pins: Vec<Pin> = place.pin.iter().map(|(task, core)| Pin { task: task.clone(), core: *core }).collect();
-    let problem = match Problem::from_graph(&graph, &platform, &pins) {
+    let constraints = constraints(place)?;
+    let problem = match Problem::from_graph(&graph, &platform, &constraints) {
         Ok(problem) => problem,
         // Naming a task that is not there is a usage error, not a conflict.
-        Err(e @ PlacementError::UnknownTask { .. }) => return Err(e).input(),
+        Err(e) if e.is_usage() => return Err(e).input(),
         Err(e) => return Err(e).infeasible(),
     };
     if problem.is_empty() {
@@ -141,6 +141,32 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     let cost = Cost::of(&problem, &platform, &solution.placement);
     let summary = TraceSummary::of(&parsed.trace);
     Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings })
+}
+
+/// The constraints of the placement flags and the constraints file.
+pub(crate) fn constraints(place: &PlaceArgs) -> Result<Constraints, Failure> {
+    let mut constraints = match &place.constraints {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("could not read constraints file `{}`", path.display()))
+                .input()?;
+            Constraints::from_toml(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+                .context("invalid constraints file")
+                .input()?
+        }
+        None => Constraints::default(),
+    };
+    let groups = |lists: &[String]| -> Vec<Vec<String>> {
+        lists.iter().map(|l| l.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect()).collect()
+    };
+    constraints.extend(Constraints {
+        pin: place.pin.clone(),
+        forbid: place.forbid.clone(),
+        together: groups(&place.together),
+        apart: groups(&place.apart),
+    });
+    Ok(constraints)
 }
 
 /// The platform the placement flags describe.
@@ -188,6 +214,7 @@ pub(crate) fn search(
     let solution = corera_search::solve(method, problem, platform, &options);
     let solution = match solution {
         Err(e @ corera_search::SearchError::Unsupported(_)) => Err(e).input(),
+        Err(e @ corera_search::SearchError::Infeasible(_)) => Err(e).infeasible(),
         other => other.internal(),
     };
     progress.finish();

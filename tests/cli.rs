@@ -147,7 +147,7 @@ fn pins_are_honoured_and_impossible_pins_exit_3() {
     corera()
         .args(["place", SAMPLE, "--pin", "Rasterizer=2"])
         .assert()
-        .code(3)
+        .code(2)
         .stderr(predicate::str::contains("--pin Rasterizer=2: the platform has cores 0..=1 only"));
     corera()
         .args(["place", SAMPLE, "--pin", "Nobody=1"])
@@ -158,7 +158,101 @@ fn pins_are_honoured_and_impossible_pins_exit_3() {
         .args(["place", SAMPLE, "--pin", "Rasterizer"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("expected NAME=CORE"));
+        .stderr(predicate::str::contains("expected NAME=CORES"));
+}
+
+/// The placement core of each task, from `place --json`.
+fn cores_of(json: &[u8]) -> std::collections::HashMap<String, u64> {
+    let v: serde_json::Value = serde_json::from_slice(json).unwrap();
+    v["placement"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["task"].as_str().unwrap().into(), t["core"].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn core_sets_forbidden_cores_together_and_apart_hold() {
+    let out = corera()
+        .args(["place", SAMPLE, "--json", "--platform", "4", "--pin", "Rasterizer=2-3", "--forbid", "Rasterizer=3"])
+        .args([
+            "--forbid",
+            "MotorPaper=0,1",
+            "--together",
+            "NetStack,JobParser,Logger",
+            "--apart",
+            "Halftone,ColorConv",
+        ])
+        .args(["--apart", "MotorPaper,MotorCarriage"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let core = cores_of(&out.stdout);
+    assert_eq!(core["Rasterizer"], 2);
+    assert!(core["MotorPaper"] >= 2);
+    assert_eq!((core["NetStack"], core["JobParser"]), (core["Logger"], core["Logger"]));
+    assert_ne!(core["Halftone"], core["ColorConv"]);
+    assert_ne!(core["MotorPaper"], core["MotorCarriage"]);
+    // The same constraints from a file give the same placement.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rules.toml");
+    std::fs::write(
+        &file,
+        "together = [[\"NetStack\", \"JobParser\", \"Logger\"]]\n\
+         apart = [[\"Halftone\", \"ColorConv\"], [\"MotorPaper\", \"MotorCarriage\"]]\n\
+         [[pin]]\ntask = \"Rasterizer\"\ncores = [2, 3]\n\
+         [[forbid]]\ntask = \"Rasterizer\"\ncores = [3]\n[[forbid]]\ntask = \"MotorPaper\"\ncores = [0, 1]\n",
+    )
+    .unwrap();
+    let from_file =
+        corera().args(["place", SAMPLE, "--json", "--platform", "4", "--constraints"]).arg(&file).output().unwrap();
+    assert!(from_file.status.success(), "{}", String::from_utf8_lossy(&from_file.stderr));
+    assert_eq!(cores_of(&from_file.stdout), core);
+    // analyze prints them back as flags, so that the run can be repeated.
+    corera()
+        .args(["analyze", SAMPLE, "--cores", "2", "--apart", "Halftone,ColorConv", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--apart 'Halftone,ColorConv'"));
+}
+
+#[test]
+fn conflicting_constraints_exit_3_and_name_each_other() {
+    for (args, want) in [
+        (
+            vec!["--pin", "Rasterizer=1", "--forbid", "Rasterizer=1"],
+            "the constraints conflict: no core is left for `Rasterizer`; see --pin Rasterizer=1 and --forbid Rasterizer=1",
+        ),
+        (
+            vec!["--together", "Rasterizer,EncoderIsr", "--pin", "Rasterizer=1"],
+            "see --together Rasterizer,EncoderIsr and ISR `EncoderIsr` on core 0 (the default; --pin it elsewhere) \
+             and --pin Rasterizer=1",
+        ),
+        (vec!["--apart", "Halftone,ColorConv,Compressor"], "3 tasks must run on different cores, but only 2 cores"),
+        (
+            vec!["--together", "Halftone,ColorConv", "--apart", "ColorConv,Halftone"],
+            "`ColorConv` and `Halftone` must share a core and run apart",
+        ),
+    ] {
+        corera().args(["place", SAMPLE]).args(&args).assert().code(3).stderr(predicate::str::contains(want));
+    }
+    corera()
+        .args(["place", SAMPLE, "--apart", "Halftone"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--apart Halftone: name at least two tasks"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rules.toml");
+    std::fs::write(&file, "[[pin]]\ntask = \"A\"\ncore = 1\n").unwrap();
+    corera()
+        .args(["place", SAMPLE, "--constraints"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid constraints file"))
+        .stderr(predicate::str::contains("unknown field `core`"));
 }
 
 #[test]
@@ -393,14 +487,23 @@ fn platforms_from_shorthands_and_files() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("error: --platform torus:4: unknown platform `torus:4`; expected"));
-    std::fs::write(&file, "cores = 2\nspeed = 2\n").unwrap();
+    std::fs::write(&file, "cores = 2\nspeeds = [1, 2]\n").unwrap();
     corera()
         .args(["place", "samples/printer/printer.log", "--platform"])
         .arg(&file)
         .assert()
         .code(2)
         .stderr(predicate::str::contains("invalid platform file: TOML parse error at line 2, column 1"))
-        .stderr(predicate::str::contains("unknown field `speed`"));
+        .stderr(predicate::str::contains("unknown field `speeds`"));
+    // A core twice as fast takes about two thirds of the load.
+    std::fs::write(&file, "name = \"big.LITTLE\"\ncores = 2\nspeed = [1.0, 2.0]\n").unwrap();
+    let out = corera().args(["place", SAMPLE, "--json", "--platform"]).arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let load: Vec<f64> = v["cost"]["core_load_ns"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let share = load[1] / (load[0] + load[1]);
+    assert!((0.55..0.75).contains(&share), "fast core share {share}: {load:?}");
+    assert_eq!(v["platform"]["speed"], serde_json::json!([1.0, 2.0]));
 }
 
 #[test]

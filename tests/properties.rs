@@ -1,7 +1,7 @@
 //! Laws that hold across the pipeline crates, on random workloads run
 //! through the single-core generator.
 
-use corera_placement::{Cost, Platform, Problem};
+use corera_placement::{Constraints, Cost, Platform, Problem};
 use corera_replay::{ActionSpec, TaskSpec, Workload, generate};
 use corera_search::{Options, portfolio};
 use corera_task_graph::TaskGraph;
@@ -103,7 +103,7 @@ proptest! {
         let trace = generate(&workload).unwrap();
         let (graph, _) = TaskGraph::build(&trace).unwrap();
         let platform = Platform::identical(cores);
-        let problem = Problem::from_graph(&graph, &platform, &[]).unwrap();
+        let problem = Problem::from_graph(&graph, &platform, &Constraints::default()).unwrap();
         let solution = portfolio(&problem, &platform, &Options::default()).unwrap();
         prop_assert_eq!(solution.placement.core_of.len(), problem.len());
         for (i, &c) in solution.placement.core_of.iter().enumerate() {

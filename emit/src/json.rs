@@ -10,8 +10,9 @@ use serde_json::json;
 
 use crate::{Emitter, Report, VERSION};
 
-/// Version of the analysis JSON schema.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the analysis JSON schema. 2: `cost.balance_limit_ns` became
+/// the per-core `cost.core_limit_ns`; `platform.speed` added.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The `analysis.json` emitter.
 #[derive(Clone, Copy, Debug, Default)]

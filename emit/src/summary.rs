@@ -51,7 +51,13 @@ pub fn summary(r: &Report<'_>) -> String {
             m.response_p95_ns.map_or("-".to_string(), ms),
             traffic,
             r.solution.placement.core_of[i],
-            if p.pinned[i].is_some() { "*" } else { "" }
+            if p.pinned[i].is_some() {
+                "*"
+            } else if p.allowed[i].is_some() {
+                "+"
+            } else {
+                ""
+            }
         );
     }
     let sol = r.solution;
@@ -75,12 +81,27 @@ pub fn summary(r: &Report<'_>) -> String {
         let n = sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();
         let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", u * 100.0);
     }
+    let percent = |l: &u64| format!("{:.1}", *l as f64 * 100.0 / r.problem.horizon_ns.max(1) as f64);
+    let limits = &r.cost.core_limit_ns;
+    let limit = if limits.iter().all(|l| *l == limits[0]) {
+        format!("{} % load per core", percent(&limits[0]))
+    } else {
+        format!(
+            "{} % load on cores 0..{}",
+            limits.iter().map(percent).collect::<Vec<_>>().join(" / "),
+            limits.len() - 1
+        )
+    };
     let _ = writeln!(
         s,
-        "imbalance {:.1} % (limit: {:.1} % load per core){}",
+        "imbalance {:.1} % (limit: {limit}){}{}",
         r.cost.imbalance * 100.0,
-        r.cost.balance_limit_ns as f64 * 100.0 / r.problem.horizon_ns.max(1) as f64,
-        if p.pinned.iter().any(Option::is_some) { "; * = pinned" } else { "" }
+        if p.pinned.iter().any(Option::is_some) { "; * = pinned" } else { "" },
+        if p.pinned.iter().zip(&p.allowed).any(|(p, a)| p.is_none() && a.is_some()) {
+            "; + = restricted cores"
+        } else {
+            ""
+        }
     );
     for note in &sol.notes {
         let _ = writeln!(s, "note: {note}");

@@ -1,6 +1,6 @@
 //! Emitter tests on a small pipeline run.
 
-use corera_placement::{Cost, Platform, Problem};
+use corera_placement::{Constraints, Cost, Platform, Problem};
 use corera_search::{Options, portfolio};
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{FormatChoice, ReadOptions, TraceSummary, read};
@@ -23,7 +23,7 @@ fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
     let summary = TraceSummary::of(&parsed.trace);
     let (graph, warnings) = TaskGraph::build(&parsed.trace).unwrap();
     let platform = Platform::identical(2);
-    let problem = Problem::from_graph(&graph, &platform, &[]).unwrap();
+    let problem = Problem::from_graph(&graph, &platform, &Constraints::default()).unwrap();
     let solution = portfolio(&problem, &platform, &Options::default()).unwrap();
     let cost = Cost::of(&problem, &platform, &solution.placement);
     let report = Report {
@@ -51,7 +51,7 @@ fn header_snapshot() {
 fn json_has_schema_version_first_and_the_placement() {
     let bytes = with_report(|r| Json.emit(r));
     let text = String::from_utf8(bytes).unwrap();
-    assert!(text.starts_with("{\n  \"schema_version\": 1,"), "{text}");
+    assert!(text.starts_with("{\n  \"schema_version\": 2,"), "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["placement"].as_array().unwrap().len(), 4);
     assert_eq!(v["placement"][3]["task"], "Irq");

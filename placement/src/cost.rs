@@ -5,8 +5,8 @@ use serde::Serialize;
 use crate::{Placement, Platform, Problem};
 
 /// What placement minimises, compared lexicographically: first the load
-/// above the balance limit (summed over cores), then the cross-core
-/// traffic. A placement that meets the balance limit always beats one that
+/// above each core's limit (its balance share, capped by its capacity;
+/// summed over cores), then the cross-core traffic. A placement that meets the balance limit always beats one that
 /// does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Objective {
@@ -28,8 +28,9 @@ pub struct Cost {
     pub core_load_ns: Vec<u64>,
     /// Utilisation per core (load / horizon).
     pub core_utilisation: Vec<f64>,
-    /// The balance limit in ns (see [`Platform::balance_limit`]).
-    pub balance_limit_ns: u64,
+    /// Per core, the load above which it counts as overloaded, in ns of the
+    /// traced core (see [`Platform::core_limits`]).
+    pub core_limit_ns: Vec<u64>,
     /// Imbalance: largest core load / mean core load − 1 (0 = perfect).
     pub imbalance: f64,
     /// Whether some core's utilisation exceeds the platform capacity.
@@ -52,11 +53,18 @@ impl Cost {
             })
             .sum();
         let total = problem.total_load();
-        let limit = platform.balance_limit(total);
-        let overload_ns = core_load_ns.iter().map(|&l| l.saturating_sub(limit)).sum();
+        let limits = platform.core_limits(total, problem.horizon_ns);
+        let overload_ns = core_load_ns.iter().zip(&limits).map(|(&l, &m)| l.saturating_sub(m)).sum();
         let horizon = problem.horizon_ns.max(1) as f64;
-        let core_utilisation: Vec<f64> = core_load_ns.iter().map(|&l| l as f64 / horizon).collect();
-        let max = core_load_ns.iter().copied().max().unwrap_or(0);
+        let core_utilisation: Vec<f64> =
+            core_load_ns.iter().zip(&platform.speed).map(|(&l, &s)| l as f64 / (horizon * s)).collect();
+        // Imbalance relative to each core's speed-proportional share.
+        let total_speed: f64 = platform.speed.iter().sum();
+        let max = core_load_ns
+            .iter()
+            .zip(&platform.speed)
+            .map(|(&l, &s)| l as f64 * total_speed / (s * k as f64))
+            .fold(0.0, f64::max);
         let mean = total as f64 / k as f64;
         Cost {
             objective: Objective { overload_ns, cross_traffic },
@@ -64,8 +72,8 @@ impl Cost {
             over_capacity: core_utilisation.iter().any(|&u| u > platform.capacity),
             core_utilisation,
             core_load_ns,
-            balance_limit_ns: limit,
-            imbalance: if mean > 0.0 { max as f64 / mean - 1.0 } else { 0.0 },
+            core_limit_ns: limits,
+            imbalance: if mean > 0.0 { max / mean - 1.0 } else { 0.0 },
         }
     }
 }

@@ -10,7 +10,9 @@
 //! - [`Platform`]: `n` identical cores, a per-core capacity and a balance
 //!   tolerance.
 //! - [`Problem::from_graph`]: tasks and ISRs of a task graph (idle tasks
-//!   excluded), ISRs pinned to core 0, user pins applied.
+//!   excluded), ISRs pinned to core 0, [`Constraints`] applied (pins to
+//!   cores or core sets, forbidden cores, together, apart), conflicts
+//!   named.
 //! - [`Objective`]: what placement minimises, lexicographically: first the
 //!   load above the balance limit, then the cross-core traffic.
 //! - [`Cost::of`]: full evaluation of a placement (traffic, loads,
@@ -33,16 +35,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod constraints;
 mod cost;
 mod metis;
 mod platform;
 mod problem;
 pub mod rng;
 
+pub use constraints::{Constraints, CoreRule};
 pub use cost::{Cost, Objective};
 pub use metis::{MetisError, read_metis, write_partition};
 pub use platform::{DEFAULT_BALANCE_TOLERANCE, Platform, PlatformError};
-pub use problem::{Pin, PlacementError, Problem};
+pub use problem::{PlacementError, Problem};
 
 use serde::Serialize;
 

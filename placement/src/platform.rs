@@ -8,8 +8,9 @@ use crate::CoreId;
 /// equal share of the load.
 pub const DEFAULT_BALANCE_TOLERANCE: f64 = 0.10;
 
-/// A multicore target: `cores` cores of equal speed, with a distance
-/// between every two cores that scales the cost of traffic between them.
+/// A multicore target: `cores` cores, each with a speed relative to the
+/// core the trace was recorded on, and a distance between every two cores
+/// that scales the cost of traffic between them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Platform {
     /// What the platform is, as `--platform` takes it where possible: `2`,
@@ -28,6 +29,10 @@ pub struct Platform {
     /// `weight × distance[a][b]`. Left out of JSON (the name says it).
     #[serde(skip)]
     pub distance: Vec<u32>,
+    /// Speed of each core relative to the traced core (default 1.0 each):
+    /// a task that ran for 10 ms on the traced core needs 5 ms on a core
+    /// of speed 2. Balance shares and capacities scale with speed.
+    pub speed: Vec<f64>,
 }
 
 /// A platform description that cannot be used.
@@ -56,6 +61,7 @@ struct PlatformFile {
     distance: Option<Vec<Vec<u32>>>,
     capacity: Option<f64>,
     balance: Option<f64>,
+    speed: Option<Vec<f64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -97,6 +103,7 @@ impl Platform {
             capacity: 1.0,
             balance_tolerance: DEFAULT_BALANCE_TOLERANCE,
             distance,
+            speed: vec![1.0; k],
         }
     }
 
@@ -246,6 +253,19 @@ impl Platform {
             }
             p.balance_tolerance = b;
         }
+        if let Some(speed) = f.speed {
+            if speed.len() != usize::from(p.cores) {
+                return Err(PlatformError::File(format!(
+                    "speed lists {} cores but the platform has {}",
+                    speed.len(),
+                    p.cores
+                )));
+            }
+            if let Some(bad) = speed.iter().find(|s| !(**s > 0.0 && **s <= 1000.0)) {
+                return Err(PlatformError::File(format!("speed {bad} must be in (0, 1000]")));
+            }
+            p.speed = speed;
+        }
         Ok(p)
     }
 
@@ -263,19 +283,56 @@ impl Platform {
         u64::from(self.distance[a * self.cores as usize + b])
     }
 
-    /// Whether all cores are interchangeable (all distances equal), so
-    /// that placements differing by a renaming of cores are the same.
+    /// Whether all distances between distinct cores are equal.
     pub fn is_uniform(&self) -> bool {
         let k = self.cores as usize;
         let first = if k > 1 { self.distance[1] } else { 0 };
         (0..k * k).all(|i| i / k == i % k || self.distance[i] == first)
     }
 
-    /// The balance limit for a total load: `floor((1 + ε) · ceil(total / k))`
-    /// (Walshaw's rule, as used by METIS and KaHIP).
+    /// Whether all cores are interchangeable (equal distances and equal
+    /// speeds), so that placements differing by a renaming of cores are
+    /// the same.
+    pub fn is_symmetric(&self) -> bool {
+        self.is_uniform() && self.speed.iter().all(|&s| s == self.speed[0])
+    }
+
+    /// Whether the cores differ in speed.
+    pub fn is_heterogeneous(&self) -> bool {
+        !self.speed.iter().all(|&s| s == self.speed[0])
+    }
+
+    /// The balance limit for a total load on identical cores:
+    /// `floor((1 + ε) · ceil(total / k))` (Walshaw's rule, as used by METIS
+    /// and KaHIP).
     pub fn balance_limit(&self, total_load: u64) -> u64 {
         let share = total_load.div_ceil(u64::from(self.cores));
         ((1.0 + self.balance_tolerance) * share as f64).floor() as u64
+    }
+
+    /// The most load (in ns of the traced core) each core may carry before
+    /// it counts as overloaded: its balance share (Walshaw's rule, the
+    /// share proportional to its speed), and never more than its capacity
+    /// over the horizon (`capacity × speed × horizon`; no cap when the
+    /// horizon is 0).
+    pub fn core_limits(&self, total_load: u64, horizon_ns: u64) -> Vec<u64> {
+        let total_speed: f64 = self.speed.iter().sum();
+        self.speed
+            .iter()
+            .map(|&s| {
+                let balance = if self.is_heterogeneous() {
+                    let share = (total_load as f64 * s / total_speed).ceil();
+                    ((1.0 + self.balance_tolerance) * share).floor() as u64
+                } else {
+                    self.balance_limit(total_load)
+                };
+                if horizon_ns == 0 {
+                    balance
+                } else {
+                    balance.min((self.capacity * s * horizon_ns as f64).floor() as u64)
+                }
+            })
+            .collect()
     }
 }
 
@@ -302,6 +359,18 @@ mod tests {
     }
 
     #[test]
+    fn heterogeneous_cores_share_load_by_speed() {
+        let p = Platform::from_toml("cores = 2\nspeed = [1.0, 3.0]\nbalance = 0.0\ncapacity = 0.5\n").unwrap();
+        assert!(p.is_heterogeneous() && !p.is_symmetric() && p.is_uniform());
+        // Shares 25 and 75 of 100; capacity 0.5 x speed x horizon 100 caps core 0 at 50.
+        assert_eq!(p.core_limits(100, 0), vec![25, 75]);
+        assert_eq!(p.core_limits(100, 100), vec![25, 75]);
+        assert_eq!(p.core_limits(400, 100), vec![50, 150]);
+        let same = Platform::identical(3);
+        assert_eq!(same.core_limits(100, 1000), vec![same.balance_limit(100); 3]);
+    }
+
+    #[test]
     fn platform_files() {
         let p = Platform::from_toml(
             "name = \"RP-2\"\nclusters = { count = 2, size = 4 }\ncapacity = 0.9\nbalance = 0.05\n",
@@ -316,7 +385,9 @@ mod tests {
             ("distance = [[0, 2], [3, 0]]\n", "distance[0][1] = 2 but distance[1][0] = 3"),
             ("distance = [[1, 2], [2, 0]]\n", "the diagonal must be 0"),
             ("cores = 2\ncapacity = 1.5\n", "capacity 1.5 must be in (0, 1]"),
-            ("cores = 2\nspeed = 3\n", "unknown field `speed`"),
+            ("cores = 2\nspeed = [1.0]\n", "speed lists 1 cores but the platform has 2"),
+            ("cores = 2\nspeed = [1.0, 0.0]\n", "speed 0 must be in (0, 1000]"),
+            ("cores = 2\nspeeds = [1.0, 1.0]\n", "unknown field `speeds`"),
         ] {
             let e = Platform::from_toml(text).unwrap_err().to_string();
             assert!(e.contains(want), "got {e}\nwant {want}");

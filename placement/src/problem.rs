@@ -4,37 +4,43 @@ use corera_task_graph::TaskGraph;
 use corera_trace_ingest::TaskKind;
 use serde::Serialize;
 
-use crate::{CoreId, Platform};
+use crate::constraints::Rule;
+use crate::{Constraints, CoreId, Placement, Platform};
 
-/// A user's request to keep a task on one core.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pin {
-    /// Task name.
-    pub task: String,
-    /// Core index.
-    pub core: CoreId,
-}
-
-/// Constraints that no placement can meet.
+/// Constraints that no placement can meet, or that name what is not there.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum PlacementError {
-    /// A pin names a task that is not in the trace.
-    #[error("--pin {task}={core}: there is no task `{task}` in the trace")]
+    /// A constraint names a task that is not in the trace.
+    #[error("{rule}: there is no task `{task}` in the trace")]
     UnknownTask {
+        /// The constraint, as written on the command line.
+        rule: String,
         /// The name given.
         task: String,
-        /// The core given.
-        core: CoreId,
     },
-    /// A pin names a core the platform does not have.
-    #[error("--pin {task}={core}: the platform has cores 0..={last} only")]
+    /// A constraint names a core the platform does not have.
+    #[error("{rule}: the platform has cores 0..={last} only")]
     NoSuchCore {
-        /// The task pinned.
-        task: String,
-        /// The core given.
-        core: CoreId,
+        /// The constraint, as written on the command line.
+        rule: String,
         /// The last core.
         last: CoreId,
+    },
+    /// A constraint that says nothing (e.g. `--apart` with one task).
+    #[error("{rule}: {problem}")]
+    Usage {
+        /// The constraint, as written on the command line.
+        rule: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// Constraints that no placement can meet together.
+    #[error("the constraints conflict: {reason}; see {}", rules.join(" and "))]
+    Conflict {
+        /// Why.
+        reason: String,
+        /// The constraints involved, as written on the command line.
+        rules: Vec<String>,
     },
     /// Pinned load alone overloads a core.
     #[error(
@@ -52,6 +58,17 @@ pub enum PlacementError {
     },
 }
 
+impl PlacementError {
+    /// Whether the error is a mistake in the request (an unknown task or
+    /// core), rather than constraints that cannot all hold.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            PlacementError::UnknownTask { .. } | PlacementError::NoSuchCore { .. } | PlacementError::Usage { .. }
+        )
+    }
+}
+
 /// What the placement search works on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Problem {
@@ -61,8 +78,18 @@ pub struct Problem {
     pub task_ids: Vec<u32>,
     /// CPU demand of each task in ns over the horizon.
     pub load: Vec<u64>,
-    /// Core each task must run on, if pinned.
+    /// Core each task must run on, when only one core is allowed.
     pub pinned: Vec<Option<CoreId>>,
+    /// Cores each task may run on (`None`: any core); `pinned` holds the
+    /// tasks with exactly one.
+    #[serde(skip)]
+    pub allowed: Vec<Option<Vec<bool>>>,
+    /// Per task, the tasks that must run on another core.
+    #[serde(skip)]
+    pub apart: Vec<Vec<u32>>,
+    /// Groups of tasks that must share a core (each of two or more).
+    #[serde(skip)]
+    pub together: Vec<Vec<u32>>,
     /// Undirected traffic edges `(a, b, weight)` with `a < b`, sorted.
     pub edges: Vec<(u32, u32, u64)>,
     /// Adjacency lists `(neighbour, weight)`, built from `edges`.
@@ -98,6 +125,9 @@ impl Problem {
             names,
             load,
             pinned: vec![None; n],
+            allowed: vec![None; n],
+            apart: vec![Vec::new(); n],
+            together: Vec::new(),
             edges: merged,
             adjacency,
             horizon_ns,
@@ -106,13 +136,20 @@ impl Problem {
 
     /// The placement problem of a task graph: every task and ISR (idle
     /// tasks excluded), loads from RUNNING time, traffic from interactions
-    /// and shared resources. ISRs are pinned to core 0, where a single-core
-    /// design routes its interrupts; `pins` add user pins.
+    /// and shared resources. ISRs the user does not pin are pinned to core
+    /// 0, where a single-core design routes its interrupts; `constraints`
+    /// add the user's pins, forbidden cores, and tasks kept together or
+    /// apart.
     ///
     /// # Errors
-    /// [`PlacementError`] when a pin names an unknown task or core, or
-    /// pinned load overloads a core.
-    pub fn from_graph(graph: &TaskGraph, platform: &Platform, pins: &[Pin]) -> Result<Problem, PlacementError> {
+    /// [`PlacementError`] when a constraint names an unknown task or core,
+    /// when constraints conflict (the error names them), or when pinned
+    /// load overloads a core.
+    pub fn from_graph(
+        graph: &TaskGraph,
+        platform: &Platform,
+        constraints: &Constraints,
+    ) -> Result<Problem, PlacementError> {
         let placeable: Vec<_> = graph.tasks.iter().filter(|t| t.kind != TaskKind::Idle).collect();
         let mut index = vec![u32::MAX; graph.tasks.len()];
         for (i, t) in placeable.iter().enumerate() {
@@ -133,28 +170,306 @@ impl Problem {
             graph.duration_ns,
         );
         problem.task_ids = placeable.iter().map(|t| t.id).collect();
-        for (i, t) in placeable.iter().enumerate() {
-            if t.kind == TaskKind::Isr {
-                problem.pinned[i] = Some(0);
-            }
-        }
-        for pin in pins {
-            let i = problem
-                .names
+        let isr: Vec<bool> = placeable.iter().map(|t| t.kind == TaskKind::Isr).collect();
+        problem.apply(platform, constraints, &isr)?;
+        Ok(problem)
+    }
+
+    /// Applies `constraints` (and the default pin of the tasks marked in
+    /// `isr` to core 0), checking that they can all hold.
+    ///
+    /// # Errors
+    /// As [`Problem::from_graph`].
+    pub fn apply(
+        &mut self,
+        platform: &Platform,
+        constraints: &Constraints,
+        isr: &[bool],
+    ) -> Result<(), PlacementError> {
+        let n = self.len();
+        let k = usize::from(platform.cores);
+        let describe = |rule: Rule| constraints.describe(rule, &self.names);
+        let lookup = |task: &str, rule: Rule| {
+            self.names
                 .iter()
-                .position(|n| *n == pin.task)
-                .ok_or_else(|| PlacementError::UnknownTask { task: pin.task.clone(), core: pin.core })?;
-            if pin.core >= platform.cores {
-                return Err(PlacementError::NoSuchCore {
-                    task: pin.task.clone(),
-                    core: pin.core,
-                    last: platform.cores - 1,
+                .position(|name| name == task)
+                .ok_or_else(|| PlacementError::UnknownTask { rule: describe(rule), task: task.to_string() })
+        };
+        let check_cores = |cores: &[CoreId], rule: Rule| match cores.iter().find(|&&c| usize::from(c) >= k) {
+            Some(_) => Err(PlacementError::NoSuchCore { rule: describe(rule), last: platform.cores - 1 }),
+            None if cores.is_empty() => {
+                Err(PlacementError::Usage { rule: describe(rule), problem: "name at least one core".into() })
+            }
+            None => Ok(()),
+        };
+        let mut allowed: Vec<Vec<bool>> = vec![vec![true; k]; n];
+        let mut why: Vec<Vec<Rule>> = vec![Vec::new(); n];
+        let mut user_pinned = vec![false; n];
+        for (r, pin) in constraints.pin.iter().enumerate() {
+            let i = lookup(&pin.task, Rule::Pin(r))?;
+            check_cores(&pin.cores, Rule::Pin(r))?;
+            for (c, ok) in allowed[i].iter_mut().enumerate() {
+                *ok &= pin.cores.contains(&(c as CoreId));
+            }
+            why[i].push(Rule::Pin(r));
+            user_pinned[i] = true;
+        }
+        for i in (0..n).filter(|&i| isr.get(i) == Some(&true) && !user_pinned[i]) {
+            allowed[i].iter_mut().skip(1).for_each(|ok| *ok = false);
+            why[i].push(Rule::IsrDefault(i as u32));
+        }
+        for (r, forbid) in constraints.forbid.iter().enumerate() {
+            let i = lookup(&forbid.task, Rule::Forbid(r))?;
+            check_cores(&forbid.cores, Rule::Forbid(r))?;
+            for &c in &forbid.cores {
+                allowed[i][usize::from(c)] = false;
+            }
+            why[i].push(Rule::Forbid(r));
+        }
+        for i in 0..n {
+            if !allowed[i].contains(&true) {
+                return Err(PlacementError::Conflict {
+                    reason: format!("no core is left for `{}`", self.names[i]),
+                    rules: why[i].iter().map(|&r| describe(r)).collect(),
                 });
             }
-            problem.pinned[i] = Some(pin.core);
         }
-        problem.check_pins(platform)?;
-        Ok(problem)
+        // Groups kept together: union-find, then one allowed set per group.
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        let mut group_rules: Vec<Vec<Rule>> = vec![Vec::new(); n];
+        let at_least_two = |names: &[String], rule: Rule| {
+            if names.len() < 2 {
+                return Err(PlacementError::Usage { rule: describe(rule), problem: "name at least two tasks".into() });
+            }
+            Ok(())
+        };
+        for (r, names) in constraints.together.iter().enumerate() {
+            at_least_two(names, Rule::Together(r))?;
+            let first = lookup(&names[0], Rule::Together(r))?;
+            for name in &names[1..] {
+                let i = lookup(name, Rule::Together(r))?;
+                let (a, b) = (root(&mut parent, first), root(&mut parent, i));
+                if a != b {
+                    parent[b] = a;
+                    let moved = std::mem::take(&mut group_rules[b]);
+                    group_rules[a].extend(moved);
+                }
+            }
+            let a = root(&mut parent, first);
+            group_rules[a].push(Rule::Together(r));
+        }
+        let roots: Vec<usize> = (0..n).map(|i| root(&mut parent, i)).collect();
+        let mut groups: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for i in 0..n {
+            groups[roots[i]].push(i as u32);
+        }
+        for (g, members) in groups.iter().enumerate().filter(|(_, m)| m.len() > 1) {
+            let shared: Vec<bool> = (0..k).map(|c| members.iter().all(|&i| allowed[i as usize][c])).collect();
+            let mut rules: Vec<String> = group_rules[g].iter().map(|&r| describe(r)).collect();
+            rules.extend(members.iter().flat_map(|&i| why[i as usize].iter().map(|&r| describe(r))));
+            rules.dedup();
+            let list = members.iter().map(|&i| format!("`{}`", self.names[i as usize])).collect::<Vec<_>>().join(", ");
+            if !shared.contains(&true) {
+                return Err(PlacementError::Conflict {
+                    reason: format!("{list} must share a core, but no core is allowed for all of them"),
+                    rules,
+                });
+            }
+            if self.horizon_ns > 0 {
+                let load: u64 = members.iter().map(|&i| self.load[i as usize]).sum();
+                let best = (0..k)
+                    .filter(|&c| shared[c])
+                    .map(|c| platform.capacity * platform.speed[c] * self.horizon_ns as f64)
+                    .fold(0.0, f64::max);
+                if load as f64 > best {
+                    return Err(PlacementError::Conflict {
+                        reason: format!(
+                            "{list} must share a core but need {:.1} % of the traced core, more than any allowed \
+                             core can give",
+                            load as f64 * 100.0 / self.horizon_ns as f64
+                        ),
+                        rules,
+                    });
+                }
+            }
+            for &i in members {
+                allowed[i as usize].clone_from(&shared);
+            }
+            self.together.push(members.clone());
+        }
+        // Tasks kept apart, extended to the groups they belong to.
+        let mut apart: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (r, names) in constraints.apart.iter().enumerate() {
+            at_least_two(names, Rule::Apart(r))?;
+            let tasks: Vec<usize> = names.iter().map(|t| lookup(t, Rule::Apart(r))).collect::<Result<_, _>>()?;
+            for (x, &a) in tasks.iter().enumerate() {
+                for &b in &tasks[x + 1..] {
+                    if roots[a] == roots[b] {
+                        let mut rules = vec![describe(Rule::Apart(r))];
+                        rules.extend(group_rules[roots[a]].iter().map(|&r| describe(r)));
+                        let reason = if a == b {
+                            format!("`{}` is named twice", self.names[a])
+                        } else {
+                            format!("`{}` and `{}` must share a core and run apart", self.names[a], self.names[b])
+                        };
+                        return Err(PlacementError::Conflict { reason, rules });
+                    }
+                    for &p in &groups[roots[a]] {
+                        for &q in &groups[roots[b]] {
+                            apart[p as usize].push(q);
+                            apart[q as usize].push(p);
+                        }
+                    }
+                }
+            }
+            // Pigeonhole: the tasks need as many distinct cores as there are
+            // distinct groups among them.
+            let mut distinct: Vec<usize> = tasks.iter().map(|&t| roots[t]).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let usable = (0..k).filter(|&c| tasks.iter().any(|&t| allowed[t][c])).count();
+            if usable < distinct.len() {
+                let mut rules = vec![describe(Rule::Apart(r))];
+                rules.extend(tasks.iter().flat_map(|&t| why[t].iter().map(|&r| describe(r))));
+                rules.dedup();
+                return Err(PlacementError::Conflict {
+                    reason: format!(
+                        "{} tasks must run on different cores, but only {usable} cores are allowed for them",
+                        distinct.len()
+                    ),
+                    rules,
+                });
+            }
+        }
+        for list in &mut apart {
+            list.sort_unstable();
+            list.dedup();
+        }
+        self.apart = apart;
+        for (i, mask) in allowed.into_iter().enumerate() {
+            self.restrict(i, mask);
+        }
+        self.check_pins(platform)
+    }
+
+    /// Sets the cores task `i` may use (all `true`: any core).
+    pub fn restrict(&mut self, i: usize, mask: Vec<bool>) {
+        let mut on = mask.iter().enumerate().filter(|(_, ok)| **ok).map(|(c, _)| c as CoreId);
+        let (first, second) = (on.next(), on.next());
+        self.pinned[i] = if second.is_none() { first } else { None };
+        self.allowed[i] = if mask.iter().all(|&ok| ok) { None } else { Some(mask) };
+    }
+
+    /// Whether task `i` may run on core `c`.
+    #[inline]
+    pub fn allows(&self, i: usize, c: usize) -> bool {
+        self.allowed[i].as_ref().is_none_or(|mask| mask[c])
+    }
+
+    /// Whether task `i` may run on core `c` given where the others are (its
+    /// apart partners are not there).
+    #[inline]
+    pub fn fits(&self, i: usize, c: usize, core_of: &[CoreId]) -> bool {
+        self.allows(i, c) && self.apart[i].iter().all(|&j| usize::from(core_of[j as usize]) != c)
+    }
+
+    /// Whether some task may use several but not all cores, or some tasks
+    /// must be apart or together: the methods that only know pins do not
+    /// apply.
+    pub fn has_set_constraints(&self) -> bool {
+        self.allowed.iter().zip(&self.pinned).any(|(a, p)| a.is_some() && p.is_none())
+            || self.apart.iter().any(|a| !a.is_empty())
+            || !self.together.is_empty()
+    }
+
+    /// What `placement` breaks, as sentences (empty when it meets every
+    /// constraint).
+    pub fn violations(&self, placement: &Placement) -> Vec<String> {
+        let core_of = &placement.core_of;
+        let mut out = Vec::new();
+        for i in 0..self.len() {
+            if !self.allows(i, usize::from(core_of[i])) {
+                out.push(format!("`{}` is on core {}, which it may not use", self.names[i], core_of[i]));
+            }
+            for &j in self.apart[i].iter().filter(|&&j| j as usize > i) {
+                if core_of[i] == core_of[j as usize] {
+                    out.push(format!(
+                        "`{}` and `{}` share core {} but must run apart",
+                        self.names[i], self.names[j as usize], core_of[i]
+                    ));
+                }
+            }
+        }
+        for group in &self.together {
+            if group.iter().any(|&i| core_of[i as usize] != core_of[group[0] as usize]) {
+                out.push(format!(
+                    "{} must share a core",
+                    group.iter().map(|&i| format!("`{}`", self.names[i as usize])).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        out
+    }
+
+    /// The problem with each group of tasks kept together merged into one
+    /// task (load summed, traffic inside the group dropped: it is always
+    /// on-core), and each task's index in it; `None` when there are no
+    /// such groups. Objectives are equal on both for matching placements.
+    pub fn contract(&self) -> Option<(Problem, Vec<u32>)> {
+        if self.together.is_empty() {
+            return None;
+        }
+        let n = self.len();
+        let mut leader: Vec<usize> = (0..n).collect();
+        for group in &self.together {
+            for &i in group {
+                leader[i as usize] = group[0] as usize;
+            }
+        }
+        let mut slot = vec![u32::MAX; n];
+        let mut next = 0u32;
+        for i in 0..n {
+            if slot[leader[i]] == u32::MAX {
+                slot[leader[i]] = next;
+                next += 1;
+            }
+            slot[i] = slot[leader[i]];
+        }
+        let m = next as usize;
+        let mut names: Vec<String> = vec![String::new(); m];
+        let mut load = vec![0u64; m];
+        let mut task_ids = vec![0u32; m];
+        for (i, &s) in slot.iter().enumerate() {
+            let s = s as usize;
+            if names[s].is_empty() {
+                task_ids[s] = self.task_ids[i];
+            } else {
+                names[s].push('+');
+            }
+            names[s].push_str(&self.names[i]);
+            load[s] += self.load[i];
+        }
+        let edges = self.edges.iter().map(|&(a, b, w)| (slot[a as usize], slot[b as usize], w)).collect();
+        let mut merged = Problem::new(names, load, edges, self.horizon_ns);
+        merged.task_ids = task_ids;
+        for i in 0..n {
+            let s = slot[i] as usize;
+            merged.pinned[s] = self.pinned[i];
+            merged.allowed[s].clone_from(&self.allowed[i]);
+            merged.apart[s].extend(self.apart[i].iter().map(|&j| slot[j as usize]));
+        }
+        for list in &mut merged.apart {
+            list.sort_unstable();
+            list.dedup();
+        }
+        Some((merged, slot))
     }
 
     /// Number of tasks.
@@ -177,8 +492,13 @@ impl Problem {
         self.edges.iter().map(|e| e.2).sum()
     }
 
-    /// Which cores hold a pinned task (those cores are not interchangeable).
-    pub fn pinned_cores(&self, cores: CoreId) -> Vec<bool> {
+    /// Which cores keep their identity when placements are compared up to
+    /// a renaming of cores: those holding a pinned task, and every core
+    /// when some task may use only a subset of several cores.
+    pub fn fixed_cores(&self, cores: CoreId) -> Vec<bool> {
+        if self.allowed.iter().zip(&self.pinned).any(|(a, p)| a.is_some() && p.is_none()) {
+            return vec![true; cores as usize];
+        }
         let mut fixed = vec![false; cores as usize];
         for c in self.pinned.iter().flatten() {
             fixed[*c as usize] = true;
@@ -193,7 +513,7 @@ impl Problem {
         for core in 0..platform.cores {
             let on: Vec<usize> = (0..self.len()).filter(|&i| self.pinned[i] == Some(core)).collect();
             let load: u64 = on.iter().map(|&i| self.load[i]).sum();
-            let utilisation = load as f64 / self.horizon_ns as f64;
+            let utilisation = load as f64 / (self.horizon_ns as f64 * platform.speed[usize::from(core)]);
             if utilisation > platform.capacity {
                 return Err(PlacementError::Overloaded {
                     core,
@@ -204,5 +524,104 @@ impl Problem {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CoreRule;
+
+    fn four() -> Problem {
+        let names = ["Irq", "A", "B", "C"].map(String::from).to_vec();
+        Problem::new(names, vec![100, 200, 300, 400], vec![(1, 2, 5), (2, 3, 7), (0, 1, 1)], 1000)
+    }
+
+    fn rule(task: &str, cores: &[CoreId]) -> CoreRule {
+        CoreRule { task: task.into(), cores: cores.to_vec() }
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn constraints_set_allowed_cores_groups_and_partners() {
+        let mut p = four();
+        let c = Constraints {
+            pin: vec![rule("A", &[1, 2])],
+            forbid: vec![rule("A", &[2]), rule("C", &[0])],
+            together: vec![names(&["B", "C"])],
+            apart: vec![names(&["A", "C"])],
+        };
+        p.apply(&Platform::identical(3), &c, &[true, false, false, false]).unwrap();
+        // The ISR is pinned to core 0 by default; A's pin and forbid leave core 1.
+        assert_eq!(p.pinned, vec![Some(0), Some(1), None, None]);
+        assert_eq!(p.allowed[2], Some(vec![false, true, true]), "B takes C's forbid");
+        // A apart from C means apart from B too (B shares C's core).
+        assert_eq!(p.apart[1], vec![2, 3]);
+        assert_eq!(p.together, vec![vec![2, 3]]);
+        assert!(p.has_set_constraints());
+        let bad = Placement::new(vec![0, 1, 1, 2]);
+        assert_eq!(
+            p.violations(&bad),
+            ["`A` and `B` share core 1 but must run apart", "`B`, `C` must share a core"].map(String::from)
+        );
+        assert!(p.violations(&Placement::new(vec![0, 1, 2, 2])).is_empty());
+        let (merged, slot) = p.contract().unwrap();
+        assert_eq!((merged.names[2].as_str(), merged.load[2], slot), ("B+C", 700, vec![0, 1, 2, 2]));
+        assert_eq!(merged.edges, vec![(0, 1, 1), (1, 2, 5)]);
+        assert_eq!(merged.apart[1], vec![2]);
+    }
+
+    #[test]
+    fn conflicts_name_the_constraints_involved() {
+        let platform = Platform::identical(2);
+        let isr = [true, false, false, false];
+        let cases = [
+            (
+                Constraints { pin: vec![rule("A", &[1])], forbid: vec![rule("A", &[1])], ..Default::default() },
+                "no core is left for `A`; see --pin A=1 and --forbid A=1",
+            ),
+            (
+                Constraints { together: vec![names(&["Irq", "A"])], pin: vec![rule("A", &[1])], ..Default::default() },
+                "`Irq`, `A` must share a core, but no core is allowed for all of them; see --together Irq,A and \
+                 ISR `Irq` on core 0 (the default; --pin it elsewhere) and --pin A=1",
+            ),
+            (
+                Constraints {
+                    together: vec![names(&["A", "B"]), names(&["B", "C"])],
+                    apart: vec![names(&["A", "C"])],
+                    ..Default::default()
+                },
+                "`A` and `C` must share a core and run apart; see --apart A,C and --together A,B and --together B,C",
+            ),
+            (
+                Constraints { apart: vec![names(&["A", "B", "C"])], ..Default::default() },
+                "3 tasks must run on different cores, but only 2 cores are allowed for them; see --apart A,B,C",
+            ),
+            (
+                Constraints { together: vec![names(&["A", "B", "C"])], ..Default::default() },
+                "`A`, `B`, `C` must share a core but need 120.0 % of the traced core, more than any allowed core can \
+                 give; see --together A,B,C",
+            ),
+        ];
+        for (c, want) in cases {
+            let mut p = four();
+            if want.contains("120.0 %") {
+                p.load = vec![100, 400, 400, 400];
+            }
+            let e = p.apply(&platform, &c, &isr).unwrap_err();
+            assert!(!e.is_usage());
+            assert_eq!(e.to_string(), format!("the constraints conflict: {want}"));
+        }
+        for (c, want) in [
+            (Constraints { pin: vec![rule("Z", &[1])], ..Default::default() }, "--pin Z=1: there is no task `Z`"),
+            (Constraints { forbid: vec![rule("A", &[2])], ..Default::default() }, "cores 0..=1 only"),
+            (Constraints { apart: vec![names(&["A"])], ..Default::default() }, "--apart A: name at least two tasks"),
+        ] {
+            let e = four().apply(&platform, &c, &isr).unwrap_err();
+            assert!(e.is_usage() && e.to_string().contains(want), "{e}");
+        }
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! The state keeps, for every task, its traffic to each core, so a move's
 //! change of cross traffic is O(1) and applying it is O(degree); a swap of
-//! two tasks is O(degree) to evaluate. Moves never increase the load above
-//! the balance limit (the overload part of the objective only falls), and a
+//! two tasks is O(degree) to evaluate. Moves never put a task on a core
+//! it may not use or next to a task it must avoid, never increase the load
+//! above a core's limit (the overload part of the objective only falls), and a
 //! move that raises the cross traffic by Δ is accepted with probability
 //! exp(-Δ / T). The temperature falls geometrically from the mean cost of
 //! random uphill moves to a thousandth of it.
@@ -48,7 +49,7 @@ struct Walk<'a> {
     /// All distances equal: the O(1) move delta applies.
     uniform: bool,
     k: usize,
-    limit: u64,
+    limits: Vec<u64>,
     core_of: Vec<CoreId>,
     load: Vec<u64>,
     /// `conn[i * k + c]`: traffic between task i and the tasks on core c.
@@ -74,16 +75,16 @@ impl<'a> Walk<'a> {
             .map(|&(a, b, w)| w * platform.distance(core_of[a as usize].into(), core_of[b as usize].into()))
             .sum();
         let uniform = platform.is_uniform();
-        let limit = platform.balance_limit(problem.total_load());
-        Walk { problem, platform, uniform, k, limit, core_of, load, conn, cross }
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
+        Walk { problem, platform, uniform, k, limits, core_of, load, conn, cross }
     }
 
-    fn over(&self, load: u64) -> u64 {
-        load.saturating_sub(self.limit)
+    fn over(&self, core: usize, load: u64) -> u64 {
+        load.saturating_sub(self.limits[core])
     }
 
     fn overload(&self) -> u64 {
-        self.load.iter().map(|&l| self.over(l)).sum()
+        self.load.iter().enumerate().map(|(c, &l)| self.over(c, l)).sum()
     }
 
     fn objective(&self) -> Objective {
@@ -94,8 +95,8 @@ impl<'a> Walk<'a> {
     fn move_delta(&self, i: usize, to: usize) -> (i64, i64) {
         let from = self.core_of[i] as usize;
         let w = self.problem.load[i];
-        let d_over = (self.over(self.load[from] - w) + self.over(self.load[to] + w)) as i64
-            - (self.over(self.load[from]) + self.over(self.load[to])) as i64;
+        let d_over = (self.over(from, self.load[from] - w) + self.over(to, self.load[to] + w)) as i64
+            - (self.over(from, self.load[from]) + self.over(to, self.load[to])) as i64;
         (d_over, self.cross_change(i, from, to))
     }
 
@@ -130,14 +131,25 @@ impl<'a> Walk<'a> {
         self.problem.adjacency[i].iter().filter(|a| a.0 as usize == j).map(|a| a.1).sum()
     }
 
+    /// Whether tasks `i` and `j` may trade cores: each may use the other's
+    /// core, and no other task either must avoid is there.
+    fn swap_fits(&self, i: usize, j: usize) -> bool {
+        let (ci, cj) = (self.core_of[i], self.core_of[j]);
+        let p = self.problem;
+        let clear = |t: usize, other: usize, on: CoreId| {
+            p.apart[t].iter().all(|&x| x as usize == other || self.core_of[x as usize] != on)
+        };
+        p.allows(i, cj.into()) && p.allows(j, ci.into()) && clear(i, j, cj) && clear(j, i, ci)
+    }
+
     /// Change of (overload, cross) when tasks `i` and `j` (on different
     /// cores) swap cores.
     fn swap_delta(&self, i: usize, j: usize) -> (i64, i64) {
         let (ci, cj) = (self.core_of[i] as usize, self.core_of[j] as usize);
         let (wi, wj) = (self.problem.load[i], self.problem.load[j]);
         let (li, lj) = (self.load[ci] - wi + wj, self.load[cj] - wj + wi);
-        let d_over =
-            (self.over(li) + self.over(lj)) as i64 - (self.over(self.load[ci]) + self.over(self.load[cj])) as i64;
+        let d_over = (self.over(ci, li) + self.over(cj, lj)) as i64
+            - (self.over(ci, self.load[ci]) + self.over(cj, self.load[cj])) as i64;
         // Each task's move counts their shared edge as if the other stayed;
         // after the swap that edge spans the same two cores as before.
         let d_cross = self.cross_change(i, ci, cj)
@@ -188,13 +200,16 @@ impl Annealer {
                 } else {
                     movable[rng.below(movable.len() as u64) as usize]
                 };
-                if problem.pinned[j].is_some() || w.core_of[j] == w.core_of[i] {
+                if problem.pinned[j].is_some() || w.core_of[j] == w.core_of[i] || !w.swap_fits(i, j) {
                     continue;
                 }
                 (Some(j), w.swap_delta(i, j))
             } else {
                 let to = rng.below(k as u64 - 1) as usize;
                 let to = if to >= w.core_of[i] as usize { to + 1 } else { to };
+                if !problem.fits(i, to, &w.core_of) {
+                    continue;
+                }
                 (None, {
                     let d = w.move_delta(i, to);
                     if d.0 > 0 || (d.0 == 0 && d.1 > 0 && rng.unit() >= (-(d.1 as f64) / t).exp()) {

@@ -51,11 +51,13 @@ struct Tree<'a> {
     earlier: Vec<Vec<(usize, u64)>>,
     /// Per depth: the pinned core, if any.
     pinned: Vec<Option<usize>>,
+    /// Per depth: the task's apart partners at smaller depths.
+    apart: Vec<Vec<usize>>,
     /// Per depth: load still to place from this depth on.
     remaining: Vec<u64>,
     /// Cores that hold pinned tasks (not interchangeable).
     fixed: Vec<bool>,
-    limit: u64,
+    limits: Vec<u64>,
     /// For two cores: the traffic graph by depth, for the min-cut bound.
     cut: Option<CutBound>,
     /// Core distances, row-major.
@@ -95,7 +97,7 @@ struct Search<'t, 'a> {
 }
 
 impl<'a> Tree<'a> {
-    fn new(problem: &'a Problem, platform: &Platform, limit: u64) -> Tree<'a> {
+    fn new(problem: &'a Problem, platform: &Platform, limits: Vec<u64>) -> Tree<'a> {
         let n = problem.len();
         let k = platform.cores as usize;
         let degree: Vec<u64> = (0..n).map(|i| problem.adjacency[i].iter().map(|a| a.1).sum()).collect();
@@ -115,6 +117,11 @@ impl<'a> Tree<'a> {
             })
             .collect();
         let pinned = order.iter().map(|&i| problem.pinned[i].map(usize::from)).collect();
+        let apart = order
+            .iter()
+            .enumerate()
+            .map(|(d, &i)| problem.apart[i].iter().map(|&j| depth_of[j as usize]).filter(|&dj| dj < d).collect())
+            .collect();
         let mut remaining = vec![0; n + 1];
         for d in (0..n).rev() {
             remaining[d] = remaining[d + 1] + problem.load[order[d]];
@@ -126,9 +133,9 @@ impl<'a> Tree<'a> {
         });
         let uniform = platform.is_uniform();
         // Cores are interchangeable only when all distances are equal.
-        let fixed = if uniform { problem.pinned_cores(platform.cores) } else { vec![true; k] };
+        let fixed = if platform.is_symmetric() { problem.fixed_cores(platform.cores) } else { vec![true; k] };
         let dist = (0..k * k).map(|i| platform.distance(i / k, i % k)).collect();
-        Tree { problem, k, order, earlier, pinned, remaining, fixed, limit, cut, dist, uniform }
+        Tree { problem, k, order, earlier, pinned, apart, remaining, fixed, limits, cut, dist, uniform }
     }
 
     fn root(&self) -> State {
@@ -144,19 +151,24 @@ impl<'a> Tree<'a> {
     /// Cores the task at `depth` may go to, with the overload and cross
     /// traffic each adds, cheapest first.
     fn candidates(&self, s: &State, depth: usize) -> Vec<Step> {
-        let task_load = self.problem.load[self.order[depth]];
+        let task = self.order[depth];
+        let task_load = self.problem.load[task];
         let cores: Vec<usize> = match self.pinned[depth] {
             Some(c) => vec![c],
             None => {
                 // Empty interchangeable cores are all alike: try the first.
                 let first_empty = (0..self.k).find(|&c| !self.fixed[c] && s.count[c] == 0);
-                (0..self.k).filter(|&c| self.fixed[c] || s.count[c] > 0 || Some(c) == first_empty).collect()
+                (0..self.k)
+                    .filter(|&c| self.fixed[c] || s.count[c] > 0 || Some(c) == first_empty)
+                    .filter(|&c| self.problem.allows(task, c))
+                    .collect()
             }
         };
+        let cores = cores.into_iter().filter(|&c| self.apart[depth].iter().all(|&q| s.assign[q] as usize != c));
         let mut out: Vec<Step> = cores
-            .into_iter()
             .map(|c| {
-                let over = (s.load[c] + task_load).saturating_sub(self.limit) - s.load[c].saturating_sub(self.limit);
+                let limit = self.limits[c];
+                let over = (s.load[c] + task_load).saturating_sub(limit) - s.load[c].saturating_sub(limit);
                 let row = &self.dist[c * self.k..(c + 1) * self.k];
                 let delta = self.earlier[depth].iter().map(|&(q, w)| w * row[s.assign[q] as usize]).sum();
                 (over, delta, c)
@@ -168,7 +180,7 @@ impl<'a> Tree<'a> {
 
     /// Lower bound on the objective of every completion of `s`.
     fn bound(&self, s: &State, depth: usize) -> Objective {
-        let room: u64 = s.load.iter().map(|&l| self.limit.saturating_sub(l)).sum();
+        let room: u64 = s.load.iter().zip(&self.limits).map(|(&l, &m)| m.saturating_sub(l)).sum();
         Objective {
             overload_ns: s.overload + self.remaining[depth].saturating_sub(room),
             cross_traffic: s.cross + self.cross_bound(s, depth),
@@ -408,8 +420,10 @@ impl Solver for Exhaustive {
         if problem.is_empty() {
             return Err(SearchError::Empty);
         }
-        let limit = platform.balance_limit(problem.total_load());
-        let tree = Tree::new(problem, platform, limit);
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
+        let tree = Tree::new(problem, platform, limits.clone());
+        // An incumbent that breaks a constraint bounds nothing.
+        let incumbent = incumbent.filter(|s| problem.violations(&s.placement).is_empty());
         let upper = incumbent.map_or(Objective { overload_ns: u64::MAX, cross_traffic: u64::MAX }, |s| s.objective);
         let outcome = search(&tree, upper, self.node_budget);
         let mut result = match (outcome.best, incumbent) {
@@ -430,9 +444,13 @@ impl Solver for Exhaustive {
         }
         if result.objective.overload_ns > 0 {
             result.notes.push(format!(
-                "no placement keeps every core within the balance limit of {:.1} % load{}; \
+                "no placement keeps every core within its load limit ({} % of the traced core){}; \
                  this one exceeds it least",
-                limit as f64 * 100.0 / problem.horizon_ns.max(1) as f64,
+                limits
+                    .iter()
+                    .map(|&l| format!("{:.1}", l as f64 * 100.0 / problem.horizon_ns.max(1) as f64))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
                 if outcome.complete { "" } else { " was found" },
             ));
         }

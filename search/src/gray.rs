@@ -37,7 +37,7 @@ struct Chunk {
 /// Scans one chunk: tasks `first..first + low_bits` flip in Gray order,
 /// the rest are fixed by `prefix` (task 0 stays on core 0 when `first` is
 /// 1, which breaks the symmetry of the two cores).
-fn scan(problem: &Problem, limit: u64, prefix: u64, low_bits: usize, first: usize) -> Chunk {
+fn scan(problem: &Problem, limit: [u64; 2], prefix: u64, low_bits: usize, first: usize) -> Chunk {
     let n = problem.len();
     let mut assign: u64 = prefix << (low_bits + first);
     let core = |assign: u64, t: usize| (assign >> t) & 1;
@@ -53,17 +53,21 @@ fn scan(problem: &Problem, limit: u64, prefix: u64, low_bits: usize, first: usiz
     }
     let mut cross: u64 =
         problem.edges.iter().filter(|e| core(assign, e.0 as usize) != core(assign, e.1 as usize)).map(|e| e.2).sum();
-    let pins_ok =
-        |assign: u64| problem.pinned.iter().enumerate().all(|(t, p)| p.is_none_or(|c| u64::from(c) == core(assign, t)));
+    let pins_ok = |assign: u64| {
+        (0..n).all(|t| {
+            let c = core(assign, t);
+            problem.allows(t, c as usize) && problem.apart[t].iter().all(|&j| core(assign, j as usize) != c)
+        })
+    };
     let objective = |load: &[u64; 2], cross: u64| Objective {
-        overload_ns: load[0].saturating_sub(limit) + load[1].saturating_sub(limit),
+        overload_ns: load[0].saturating_sub(limit[0]) + load[1].saturating_sub(limit[1]),
         cross_traffic: cross,
     };
     let mut best = Chunk { best: objective(&load, cross), assign, visited: 1 };
     if !pins_ok(assign) {
         best.best = Objective { overload_ns: u64::MAX, cross_traffic: u64::MAX };
     }
-    let has_pins = problem.pinned.iter().any(Option::is_some);
+    let has_pins = problem.allowed.iter().any(Option::is_some) || problem.apart.iter().any(|a| !a.is_empty());
     for step in 1u64..(1u64 << low_bits) {
         // The Gray code flips the lowest set bit of the step counter.
         let t = step.trailing_zeros() as usize + first;
@@ -115,11 +119,13 @@ impl Solver for GrayCode {
                 GrayCode::MAX_TASKS
             )));
         }
-        let first = usize::from(problem.pinned.iter().all(Option::is_none));
+        // Task 0 stays on core 0 only when the two cores are interchangeable.
+        let first = usize::from(platform.is_symmetric() && problem.fixed_cores(2) == [false, false]);
         let free = n - first;
         let high = free.min(CHUNK_BITS);
         let low = free - high;
-        let limit = platform.balance_limit(problem.total_load());
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
+        let limit = [limits[0], limits[1]];
         let chunks: Vec<Chunk> =
             (0..1u64 << high).into_par_iter().map(|prefix| scan(problem, limit, prefix, low, first)).collect();
         let visited = chunks.iter().map(|c| c.visited).sum();
@@ -148,7 +154,11 @@ mod tests {
         ) -> (Problem, Platform) {
             let names = (0..loads.len()).map(|i| format!("t{i}")).collect();
             let mut problem = Problem::new(names, loads, edges, 1000);
-            problem.pinned = pins;
+            for (i, pin) in pins.into_iter().enumerate() {
+                if let Some(c) = pin {
+                    problem.restrict(i, vec![c == 0, c == 1]);
+                }
+            }
             let mut platform = Platform::identical(2);
             platform.balance_tolerance = eps;
             (problem, platform)

@@ -5,9 +5,10 @@ use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
 use crate::{SearchError, Solution, Solver, solution};
 
 /// Places tasks heaviest first (pinned tasks before all others) on the
-/// allowed core that keeps it within the balance limit and adds the least
-/// cross traffic (ties: least-loaded core, then lowest index); then moves
-/// single tasks to another core while that lowers the objective.
+/// allowed core (no task it must be apart from there) that keeps it within
+/// the core's limit and adds the least cross traffic (ties: least-loaded
+/// core, then lowest index); then moves single tasks to another core while
+/// that lowers the objective.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Greedy;
 
@@ -27,16 +28,29 @@ impl Solver for Greedy {
         }
         let n = problem.len();
         let k = platform.cores as usize;
-        let limit = platform.balance_limit(problem.total_load());
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (problem.pinned[i].is_none(), std::cmp::Reverse(problem.load[i]), i));
+        // Pinned first, then the most constrained, then the heaviest.
+        order.sort_by_key(|&i| {
+            let allowed = (0..k).filter(|&c| problem.allows(i, c)).count();
+            (
+                problem.pinned[i].is_none(),
+                allowed,
+                std::cmp::Reverse(problem.apart[i].len()),
+                std::cmp::Reverse(problem.load[i]),
+                i,
+            )
+        });
         let mut core_of: Vec<Option<CoreId>> = vec![None; n];
         let mut load = vec![0u64; k];
         for &i in &order {
-            let candidates: Vec<usize> = match problem.pinned[i] {
-                Some(c) => vec![c as usize],
-                None => (0..k).collect(),
-            };
+            let free = |c: usize| problem.apart[i].iter().all(|&j| core_of[j as usize] != Some(c as CoreId));
+            let mut candidates: Vec<usize> = (0..k).filter(|&c| problem.allows(i, c) && free(c)).collect();
+            if candidates.is_empty() {
+                // Every allowed core holds a task this one must avoid: the
+                // search reports the violation if nothing repairs it.
+                candidates = (0..k).filter(|&c| problem.allows(i, c)).collect();
+            }
             let best = candidates
                 .into_iter()
                 .min_by_key(|&c| {
@@ -44,7 +58,7 @@ impl Solver for Greedy {
                         .iter()
                         .filter_map(|&(j, w)| core_of[j as usize].map(|cj| w * platform.distance(c, cj as usize)))
                         .sum();
-                    let over = (load[c] + problem.load[i]).saturating_sub(limit);
+                    let over = (load[c] + problem.load[i]).saturating_sub(limits[c]);
                     (over, added, load[c], c)
                 })
                 .expect("at least one core");
@@ -52,22 +66,56 @@ impl Solver for Greedy {
             load[best] += problem.load[i];
         }
         let mut core_of: Vec<CoreId> = core_of.into_iter().map(|c| c.expect("all placed")).collect();
-        let moves = improve(problem, platform, &mut core_of, &mut load, limit);
+        repair(problem, platform, &mut core_of, &mut load, &limits);
+        let moves = improve(problem, platform, &mut core_of, &mut load, &limits);
         Ok(solution(problem, platform, Placement::new(core_of), self.name(), n as u64 + moves))
     }
 }
 
-/// Moves single unpinned tasks while the objective drops; returns the
-/// number of moves tried.
+/// Moves tasks that break a constraint to the allowed core that costs
+/// least (apart partners avoided where possible); returns the number of
+/// tasks moved.
+pub(crate) fn repair(
+    problem: &Problem,
+    platform: &Platform,
+    core_of: &mut [CoreId],
+    load: &mut [u64],
+    limits: &[u64],
+) -> u64 {
+    let k = platform.cores as usize;
+    let mut moved = 0;
+    for i in 0..problem.len() {
+        let from = core_of[i] as usize;
+        if problem.fits(i, from, core_of) {
+            continue;
+        }
+        let best = (0..k).filter(|&c| c != from && problem.fits(i, c, core_of)).min_by_key(|&c| {
+            let added: u64 =
+                problem.adjacency[i].iter().map(|&(j, w)| w * platform.distance(c, core_of[j as usize] as usize)).sum();
+            ((load[c] + problem.load[i]).saturating_sub(limits[c]), added, c)
+        });
+        if let Some(to) = best {
+            load[from] -= problem.load[i];
+            load[to] += problem.load[i];
+            core_of[i] = to as CoreId;
+            moved += 1;
+        }
+    }
+    moved
+}
+
+/// Moves single unpinned tasks while the objective drops (never onto a
+/// core the task may not use or that holds a task it must avoid); returns
+/// the number of moves tried.
 pub(crate) fn improve(
     problem: &Problem,
     platform: &Platform,
     core_of: &mut [CoreId],
     load: &mut [u64],
-    limit: u64,
+    limits: &[u64],
 ) -> u64 {
     let k = platform.cores as usize;
-    let overload = |load: &[u64]| load.iter().map(|&l| l.saturating_sub(limit)).sum::<u64>();
+    let overload = |load: &[u64]| load.iter().zip(limits).map(|(&l, &m)| l.saturating_sub(m)).sum::<u64>();
     let mut tried = 0;
     let mut improved = true;
     while improved {
@@ -84,7 +132,7 @@ pub(crate) fn improve(
             }
             let here = Objective { overload_ns: overload(load), cross_traffic: 0 };
             let mut best: Option<(Objective, usize)> = None;
-            for to in (0..k).filter(|&c| c != from) {
+            for to in (0..k).filter(|&c| c != from && problem.fits(i, c, core_of)) {
                 tried += 1;
                 load[from] -= problem.load[i];
                 load[to] += problem.load[i];

@@ -101,6 +101,10 @@ pub enum SearchError {
     /// The method does not apply to this problem.
     #[error("{0}")]
     Unsupported(String),
+    /// The best placement found breaks a constraint (tasks kept apart on
+    /// too few cores, typically): no placement meeting them all was found.
+    #[error("no placement was found that meets every constraint: {}", .0.join("; "))]
+    Infeasible(Vec<String>),
     /// The search stopped before finding any placement.
     #[error("the search stopped after {nodes} nodes without a placement; raise the node budget")]
     Budget {
@@ -171,13 +175,36 @@ pub enum Method {
     Enumerate,
 }
 
-/// Runs `method` with `options` (seed, node budget).
+/// Runs `method` with `options` (seed, node budget). Groups of tasks kept
+/// together are searched as one task each; the answer is checked against
+/// every constraint.
 ///
 /// # Errors
 /// [`SearchError::Unsupported`] when the method does not apply (e.g.
 /// enumeration beyond two identical cores); [`SearchError::Empty`] for a
-/// problem without tasks.
+/// problem without tasks; [`SearchError::Infeasible`] when the best
+/// placement found still breaks a constraint.
 pub fn solve(
+    method: Method,
+    problem: &Problem,
+    platform: &Platform,
+    options: &Options,
+) -> Result<Solution, SearchError> {
+    let solution = match problem.contract() {
+        None => solve_method(method, problem, platform, options)?,
+        Some((merged, slot)) => {
+            let inner = solve_method(method, &merged, platform, options)?;
+            let core_of = slot.iter().map(|&s| inner.placement.core_of[s as usize]).collect();
+            let placement = Placement::new(core_of);
+            debug_assert_eq!(Cost::of(problem, platform, &placement).objective, inner.objective);
+            Solution { placement, ..inner }
+        }
+    };
+    let violations = problem.violations(&solution.placement);
+    if violations.is_empty() { Ok(solution) } else { Err(SearchError::Infeasible(violations)) }
+}
+
+fn solve_method(
     method: Method,
     problem: &Problem,
     platform: &Platform,
@@ -185,7 +212,7 @@ pub fn solve(
 ) -> Result<Solution, SearchError> {
     let greedy = || Greedy.solve(problem, platform, None);
     match method {
-        Method::Portfolio => portfolio(problem, platform, options),
+        Method::Portfolio => run_portfolio(problem, platform, options),
         Method::Greedy => greedy(),
         Method::Multilevel => Multilevel { seed: options.seed }.solve(problem, platform, None),
         Method::Anneal => Annealer { seed: options.seed, ..Annealer::default() }.solve(problem, platform, None),
@@ -199,11 +226,16 @@ pub fn solve(
 /// Runs greedy and multilevel, anneals from both, then (up to
 /// [`EXHAUSTIVE_MAX_TASKS`] tasks) the exhaustive search within the node
 /// budget from the best, and returns the best solution with what is proven
-/// about it and the method that found it.
+/// about it and the method that found it: [`solve`] with
+/// [`Method::Portfolio`].
 ///
 /// # Errors
-/// [`SearchError::Empty`] for a problem without tasks.
+/// As [`solve`].
 pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> Result<Solution, SearchError> {
+    solve(Method::Portfolio, problem, platform, options)
+}
+
+fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> Result<Solution, SearchError> {
     let greedy = Greedy.solve(problem, platform, None)?;
     let metis = Multilevel { seed: options.seed }.solve(problem, platform, Some(&greedy))?;
     let (start, greedy_or_metis_other) =
@@ -239,9 +271,9 @@ pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
 
 /// Evaluates a placement into a [`Solution`] shell.
 fn solution(problem: &Problem, platform: &Platform, placement: Placement, method: &str, nodes: u64) -> Solution {
-    // Renaming cores is harmless only when all distances are equal.
-    let placement = if platform.is_uniform() {
-        placement.canonical(platform.cores, &problem.pinned_cores(platform.cores))
+    // Renaming cores is harmless only when all cores are alike.
+    let placement = if platform.is_symmetric() {
+        placement.canonical(platform.cores, &problem.fixed_cores(platform.cores))
     } else {
         placement
     };

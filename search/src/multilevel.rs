@@ -58,9 +58,16 @@ impl Multilevel {
         let vwgt: Vec<metis::Idx> =
             problem.load.iter().map(|&l| metis::Idx::try_from((l / scale).max(1)).ok()).collect::<Option<_>>()?;
         let ubvec = [1.0 + platform.balance_tolerance as metis::Real];
+        // Block b becomes core b (before mapping), so its share of the load
+        // follows that core's speed.
+        let total_speed: f64 = platform.speed.iter().sum();
+        let tpwgts: Vec<metis::Real> = platform.speed.iter().map(|&s| (s / total_speed) as metis::Real).collect();
         let mut part = vec![0 as metis::Idx; n];
-        let graph = metis::Graph::new(1, k as metis::Idx, &xadj, &adjncy)
-            .ok()?
+        let mut graph = metis::Graph::new(1, k as metis::Idx, &xadj, &adjncy).ok()?;
+        if platform.is_heterogeneous() {
+            graph = graph.set_tpwgts(&tpwgts);
+        }
+        let graph = graph
             .set_vwgt(&vwgt)
             .set_adjwgt(&adjwgt)
             .set_ubvec(&ubvec)
@@ -73,7 +80,8 @@ impl Multilevel {
 
 /// Renames blocks to cores so that blocks that talk much sit close:
 /// pairwise swaps of two blocks' cores while the topology-weighted traffic
-/// between blocks falls. On uniform platforms any naming is as good.
+/// between blocks falls; only cores of equal speed trade blocks. On
+/// uniform platforms any naming is as good.
 fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId]) -> Vec<CoreId> {
     let k = platform.cores as usize;
     if platform.is_uniform() {
@@ -100,6 +108,9 @@ fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId]) -> Vec<
         improved = false;
         for x in 0..k {
             for y in x + 1..k {
+                if platform.speed[x] != platform.speed[y] {
+                    continue;
+                }
                 core.swap(x, y);
                 let c = cost(&core);
                 if c < best {
@@ -128,13 +139,14 @@ impl Solver for Multilevel {
         if problem.is_empty() {
             return Err(SearchError::Empty);
         }
-        let limit = platform.balance_limit(problem.total_load());
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         let mut best: Option<Solution> = None;
         for run in 0..RUNS {
             let Some(blocks) = (Multilevel { seed: self.seed.wrapping_add(run) }).partition(problem, platform) else {
                 break;
             };
-            // Pinned tasks go where they must; METIS does not know about pins.
+            // Pinned tasks go where they must; METIS knows no constraints,
+            // so tasks that break one are moved to an allowed core first.
             let mut core_of: Vec<CoreId> = map_blocks(problem, platform, &blocks)
                 .iter()
                 .zip(&problem.pinned)
@@ -144,7 +156,8 @@ impl Solver for Multilevel {
             for (i, &c) in core_of.iter().enumerate() {
                 load[c as usize] += problem.load[i];
             }
-            crate::greedy::improve(problem, platform, &mut core_of, &mut load, limit);
+            crate::greedy::repair(problem, platform, &mut core_of, &mut load, &limits);
+            crate::greedy::improve(problem, platform, &mut core_of, &mut load, &limits);
             let s = solution(problem, platform, Placement::new(core_of), self.name(), problem.len() as u64);
             if best.as_ref().is_none_or(|b| s.objective < b.objective) {
                 best = Some(s);

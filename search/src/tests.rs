@@ -1,20 +1,20 @@
 //! Solver tests: the exhaustive search against brute force, determinism
 //! across thread counts, pins and budgets.
 
-use corera_placement::{Cost, Objective, Placement, Platform, Problem};
+use corera_placement::{Constraints, CoreRule, Cost, Objective, Placement, Platform, Problem};
 use proptest::prelude::*;
 
-use crate::{Exhaustive, Greedy, Options, Solver, portfolio};
+use crate::{Exhaustive, Greedy, Options, SearchError, Solver, portfolio};
 
-/// The best objective over all k^n placements, by plain enumeration.
-fn brute_force(problem: &Problem, platform: &Platform) -> Objective {
+/// The best objective over all k^n placements that meet the constraints,
+/// by plain enumeration (`None`: there is none).
+fn brute_force(problem: &Problem, platform: &Platform) -> Option<Objective> {
     let n = problem.len();
     let k = platform.cores as usize;
     let mut best: Option<Objective> = None;
     let mut core_of = vec![0u16; n];
     loop {
-        let allowed = (0..n).all(|i| problem.pinned[i].is_none_or(|c| c == core_of[i]));
-        if allowed {
+        if problem.violations(&Placement::new(core_of.clone())).is_empty() {
             let o = Cost::of(problem, platform, &Placement::new(core_of.clone())).objective;
             if best.is_none_or(|b| o < b) {
                 best = Some(o);
@@ -24,7 +24,7 @@ fn brute_force(problem: &Problem, platform: &Platform) -> Objective {
         let mut i = 0;
         loop {
             if i == n {
-                return best.expect("some placement is allowed");
+                return best;
             }
             core_of[i] += 1;
             if (core_of[i] as usize) < k {
@@ -40,22 +40,41 @@ prop_compose! {
     fn arb_problem()(n in 1usize..9, k in 1u16..5)(
         loads in proptest::collection::vec(0u64..100, n),
         edges in proptest::collection::vec((0..n as u32, 0..n as u32, 1u64..20), 0..(n * 2)),
-        pins in proptest::collection::vec(proptest::option::weighted(0.15, 0..k), n),
+        pins in proptest::collection::vec(proptest::option::weighted(0.2, proptest::collection::vec(0..k, 1..3)), n),
+        forbid in proptest::collection::vec(proptest::option::weighted(0.1, 0..k), n),
+        together in proptest::collection::vec(proptest::collection::vec(0..n, 2..4), 0..2),
+        apart in proptest::collection::vec(proptest::collection::vec(0..n, 2..4), 0..2),
+        speed in proptest::collection::vec(prop_oneof![3 => Just(1.0f64), 1 => Just(2.0), 1 => Just(0.5)], k as usize),
         eps in 0.0f64..0.5,
         k in Just(k),
         topology in 0u8..3,
         far in 2u32..12,
     ) -> (Problem, Platform) {
-        let names = (0..loads.len()).map(|i| format!("t{i}")).collect();
-        let mut problem = Problem::new(names, loads, edges, 1000);
-        problem.pinned = pins;
-        // Identical cores, two clusters, or a 1 x k mesh (a line).
+        let names: Vec<String> = (0..loads.len()).map(|i| format!("t{i}")).collect();
+        let mut problem = Problem::new(names.clone(), loads, edges, 1000);
+        // Identical cores, two clusters, or a 1 x k mesh (a line); some
+        // with cores of different speeds.
         let mut platform = match (topology, k) {
             (1, 4) => Platform::clusters(2, 2, 1, far),
             (2, _) => Platform::mesh(1, k),
             _ => Platform::identical(k),
         };
+        if topology == 0 {
+            platform.speed = speed;
+        }
         platform.balance_tolerance = eps;
+        let rule = |i: usize, cores: Vec<u16>| CoreRule { task: names[i].clone(), cores };
+        let group = |g: Vec<usize>| g.into_iter().map(|i| names[i].clone()).collect::<Vec<_>>();
+        let constraints = Constraints {
+            pin: pins.into_iter().enumerate().filter_map(|(i, p)| p.map(|p| rule(i, p))).collect(),
+            forbid: forbid.into_iter().enumerate().filter_map(|(i, f)| f.map(|f| rule(i, vec![f]))).collect(),
+            together: together.into_iter().map(group).collect(),
+            apart: apart.into_iter().map(group).collect(),
+        };
+        // Conflicting draws are rejected (their error is tested elsewhere).
+        if problem.apply(&platform, &constraints, &[]).is_err() {
+            problem = Problem::new(names, problem.load.clone(), problem.edges.clone(), 1000);
+        }
         (problem, platform)
     }
 }
@@ -64,27 +83,39 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     /// The portfolio's answer is the true optimum, proven, and every task
-    /// sits on exactly one allowed core.
+    /// sits on exactly one allowed core, with every constraint met; when no
+    /// placement meets them all, the search says so.
     #[test]
     fn exhaustive_equals_brute_force((problem, platform) in arb_problem()) {
-        let s = portfolio(&problem, &platform, &Options::default()).unwrap();
         let brute = brute_force(&problem, &platform);
+        let s = match (portfolio(&problem, &platform, &Options::default()), brute) {
+            (Err(SearchError::Infeasible(_)), None) => return Ok(()),
+            (Ok(s), Some(_)) => s,
+            (other, brute) => {
+                prop_assert!(false, "search {:?}, brute force {:?}", other.map(|s| s.objective), brute);
+                unreachable!()
+            }
+        };
+        let brute = brute.unwrap();
         prop_assert_eq!(s.placement.core_of.len(), problem.len());
         for (i, &c) in s.placement.core_of.iter().enumerate() {
             prop_assert!(c < platform.cores);
-            prop_assert!(problem.pinned[i].is_none_or(|p| p == c));
+            prop_assert!(problem.allows(i, c.into()));
         }
+        prop_assert!(problem.violations(&s.placement).is_empty());
         prop_assert_eq!(Cost::of(&problem, &platform, &s.placement).objective, s.objective);
         prop_assert!(s.proven_optimal);
         prop_assert_eq!(s.objective, brute);
         prop_assert_eq!(s.lower_bound, brute);
         // When no balanced placement exists, the search says so.
         prop_assert_eq!(brute.overload_ns > 0, !s.notes.is_empty());
-        // Neither heuristic beats the proven optimum.
+        // Neither heuristic beats the proven optimum with a placement that
+        // meets the constraints (alone, they do not merge tasks kept
+        // together, so they may break that one).
         let g = Greedy.solve(&problem, &platform, None).unwrap();
-        prop_assert!(g.objective >= s.objective);
+        prop_assert!(g.objective >= s.objective || !problem.violations(&g.placement).is_empty());
         let a = crate::Annealer { seed: 3, restarts: 2, steps_per_task: 50 }.solve(&problem, &platform, None).unwrap();
-        prop_assert!(a.objective >= s.objective);
+        prop_assert!(a.objective >= s.objective || !problem.violations(&a.placement).is_empty());
         prop_assert_eq!(Cost::of(&problem, &platform, &a.placement).objective, a.objective);
     }
 }
@@ -158,8 +189,8 @@ fn topology_keeps_talkative_tasks_in_a_cluster() {
 #[test]
 fn pins_hold_and_pinned_cores_keep_their_numbers() {
     let mut problem = ring(10);
-    problem.pinned[3] = Some(1);
-    problem.pinned[7] = Some(1);
+    problem.restrict(3, vec![false, true, false]);
+    problem.restrict(7, vec![false, true, false]);
     let s = portfolio(&problem, &Platform::identical(3), &Options::default()).unwrap();
     assert_eq!((s.placement.core_of[3], s.placement.core_of[7]), (1, 1));
     assert!(s.proven_optimal);
