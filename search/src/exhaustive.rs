@@ -429,8 +429,14 @@ impl Solver for Exhaustive {
         let mut result = match (outcome.best, incumbent) {
             (Some((_, assign)), _) => solution(problem, platform, tree.placement(&assign), self.name(), 0),
             (None, Some(inc)) => inc.clone(),
-            // Without an incumbent every complete placement beats `upper`,
-            // so nothing found means the budget ran out first.
+            // Without an incumbent every complete placement that meets the
+            // constraints beats `upper`: nothing found means there is none,
+            // or the budget ran out first.
+            (None, None) if outcome.complete => {
+                return Err(SearchError::Infeasible(vec![
+                    "no placement meets every constraint (the exhaustive search tried them all)".into(),
+                ]));
+            }
             (None, None) => return Err(SearchError::Budget { nodes: outcome.nodes }),
         };
         result.proven_optimal = outcome.complete;

@@ -238,8 +238,9 @@ pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
 fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> Result<Solution, SearchError> {
     let greedy = Greedy.solve(problem, platform, None)?;
     let metis = Multilevel { seed: options.seed }.solve(problem, platform, Some(&greedy))?;
-    let (start, greedy_or_metis_other) =
-        if metis.objective < greedy.objective { (metis, greedy) } else { (greedy, metis) };
+    // Placements that break a constraint rank after all that do not.
+    let rank = |s: &Solution| (!problem.violations(&s.placement).is_empty(), s.objective);
+    let (start, greedy_or_metis_other) = if rank(&metis) < rank(&greedy) { (metis, greedy) } else { (greedy, metis) };
     // Large task sets get fewer annealing steps per task, so that the whole
     // search stays within seconds.
     let steps_per_task = Annealer::default().steps_per_task.min(600_000 / problem.len().max(1) as u64).max(50);
@@ -249,7 +250,7 @@ fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
         Annealer { seed: options.seed, steps_per_task, ..Annealer::default() }.solve_from(problem, platform, &starts);
     // The best heuristic answer is the incumbent the exact search must
     // beat; ties go to the earlier (cheaper) method.
-    let heuristic = if annealed.objective < start.objective { annealed } else { start };
+    let heuristic = if rank(&annealed) < rank(&start) { annealed } else { start };
     if problem.len() > EXHAUSTIVE_MAX_TASKS {
         let mut best = heuristic;
         best.seed = options.seed;
@@ -260,7 +261,7 @@ fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
         return Ok(best);
     }
     let exact = Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&heuristic))?;
-    let mut best = if exact.objective < heuristic.objective { exact.clone() } else { heuristic.clone() };
+    let mut best = if rank(&exact) < rank(&heuristic) { exact.clone() } else { heuristic.clone() };
     best.proven_optimal = exact.proven_optimal;
     best.lower_bound = exact.lower_bound;
     best.nodes = heuristic.nodes + exact.nodes;
