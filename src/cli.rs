@@ -115,10 +115,23 @@ pub(crate) struct PlaceArgs {
     /// [default: 0.1, or the platform file's `balance`]
     #[arg(long, visible_alias = "eps", value_name = "EPS")]
     pub(crate) balance: Option<f64>,
+    /// Weigh balance against traffic instead of a fixed tolerance: the
+    /// placement minimising `traffic / total traffic + W · imbalance` is
+    /// chosen from the traffic/balance trade-off front (see `place
+    /// --pareto`). 0 = least traffic within capacity; large = most balanced.
+    #[arg(long, value_name = "W", conflicts_with = "balance", value_parser = parse_weight)]
+    pub(crate) balance_weight: Option<f64>,
     /// Largest number of search nodes for the exact search; past it the
     /// best placement found so far is reported, unproven.
     #[arg(long, value_name = "N", default_value_t = corera_search::DEFAULT_NODE_BUDGET)]
     pub(crate) node_budget: u64,
+    /// Wall-clock limit of the search in seconds. With it the portfolio
+    /// adds the ILP (on HiGHS when built with `--features highs`, else
+    /// microlp) for the time left when nothing proved optimality; `--method
+    /// ilp` stops at it. Results may then depend on the machine's speed,
+    /// so the default is no limit: the node budget alone decides.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) time_limit: Option<f64>,
     /// Seed of the randomised search (annealing); the same seed gives the
     /// same placement on any machine and thread count.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -144,6 +157,23 @@ pub(crate) enum Method {
     /// Gray-code enumeration of every placement (2 identical cores, at most
     /// 36 tasks).
     Enumerate,
+    /// Integer linear programming from the greedy placement (HiGHS or
+    /// microlp), within --time-limit.
+    Ilp,
+}
+
+fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if w >= 0.0 && w.is_finite() => Ok(w),
+        _ => Err(format!("`{s}` is not a weight (a number >= 0)")),
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -194,6 +224,11 @@ pub(crate) struct PlaceCommandArgs {
     /// Print the placement as JSON.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Print the trade-off front between cross-core traffic and the busiest
+    /// core's load (one placement per balance tolerance that no other
+    /// beats on both), instead of one placement.
+    #[arg(long)]
+    pub(crate) pareto: bool,
     /// Place a METIS-format graph instead of a trace (vertex weights are
     /// loads, edge weights traffic) and write a METIS partition file.
     #[arg(long, value_name = "FILE", conflicts_with = "input")]

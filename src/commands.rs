@@ -51,7 +51,8 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
         a.platform.balance_tolerance,
         args.place.node_budget,
         args.place.seed,
-        pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>(),
+        args.place.time_limit.map(|t| format!(" --time-limit {t}")).unwrap_or_default()
+            + &pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>(),
         written.join(", ")
     ));
     stdout(&text)
@@ -111,6 +112,9 @@ fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
     if let Some(graph) = &args.graph {
         return place_graph(args, graph, quiet);
     }
+    if args.pareto {
+        return place_pareto(args, quiet);
+    }
     let a = pipeline::analyze(&args.input, &args.place, quiet)?;
     warn(quiet, &a.name, &a.warnings);
     if args.json {
@@ -125,6 +129,53 @@ fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
         return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
     }
     stdout(&corera_emit::summary(&a.report()))
+}
+
+/// `corera place --pareto`: the traffic / busiest-core trade-off.
+fn place_pareto(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
+    let p = pipeline::prepare(&args.input, &args.place, quiet)?;
+    warn(quiet, &p.name, &p.warnings);
+    let front = pipeline::pareto(&p.problem, &p.platform, &args.place, quiet)?;
+    if args.json {
+        let points: Vec<_> = front
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "balance_tolerance": f.balance_tolerance,
+                    "max_core_utilisation": f.max_core_utilisation,
+                    "imbalance": f.imbalance,
+                    "cross_traffic": f.cross_traffic,
+                    "proven_optimal": f.solution.proven_optimal,
+                    "placement": (0..p.problem.len()).map(|i| serde_json::json!({
+                        "task": p.problem.names[i], "core": f.solution.placement.core_of[i]
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let value =
+            serde_json::json!({ "platform": p.platform, "total_traffic": p.problem.total_traffic(), "front": points });
+        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+    }
+    let mut text = format!(
+        "{}: traffic / busiest-core trade-off on {} (total traffic {})\n\n  eps  busiest core  imbalance  cross traffic  proven\n",
+        p.name,
+        p.platform.describe(),
+        p.problem.total_traffic()
+    );
+    for f in &front {
+        text.push_str(&format!(
+            "{:5.2}  {:10.1} %  {:7.1} %  {:13}  {}\n",
+            f.balance_tolerance,
+            f.max_core_utilisation * 100.0,
+            f.imbalance * 100.0,
+            f.cross_traffic,
+            if f.solution.proven_optimal { "yes" } else { "no" }
+        ));
+    }
+    text.push_str(
+        "\nrun `corera analyze` with --balance EPS for one of these, or --balance-weight W to choose by weight\n",
+    );
+    stdout(&text)
 }
 
 /// `corera place --graph`: a METIS graph in, a METIS partition out.

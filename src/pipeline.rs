@@ -117,6 +117,37 @@ pub(crate) fn graph(trace: &Trace) -> Result<(TaskGraph, Vec<Warning>), Failure>
 
 /// Runs ingest → graph → place.
 pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Result<Analysis, Failure> {
+    let Prepared { name, parsed, graph, mut platform, problem, warnings } = prepare(input, place, quiet)?;
+    let mut chosen = None;
+    if let Some(weight) = place.balance_weight {
+        let front = pareto(&problem, &platform, place, quiet)?;
+        let i = corera_search::weighted_choice(&front, problem.total_traffic(), weight);
+        platform.balance_tolerance = front[i].balance_tolerance;
+        chosen = Some(format!(
+            "balance tolerance {} chosen by --balance-weight {weight} from a traffic/balance front of {} placements",
+            front[i].balance_tolerance,
+            front.len()
+        ));
+    }
+    let mut solution = search(&problem, &platform, place, quiet)?;
+    solution.notes.extend(chosen);
+    let cost = Cost::of(&problem, &platform, &solution.placement);
+    let summary = TraceSummary::of(&parsed.trace);
+    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings })
+}
+
+/// A trace read and turned into a placement problem.
+pub(crate) struct Prepared {
+    pub(crate) name: String,
+    pub(crate) parsed: Parsed,
+    pub(crate) graph: TaskGraph,
+    pub(crate) platform: Platform,
+    pub(crate) problem: Problem,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+/// Runs ingest → graph → problem (no search).
+pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Result<Prepared, Failure> {
     let progress = Progress::new(quiet);
     progress.step("reading trace");
     let parsed = ingest(input)?;
@@ -137,10 +168,7 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
         return Err(anyhow::anyhow!("`{name}` has no tasks to place (only idle tasks or no events)")).input();
     }
     progress.finish();
-    let solution = search(&problem, &platform, place, quiet)?;
-    let cost = Cost::of(&problem, &platform, &solution.placement);
-    let summary = TraceSummary::of(&parsed.trace);
-    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings })
+    Ok(Prepared { name, parsed, graph, platform, problem, warnings })
 }
 
 /// The constraints of the placement flags and the constraints file.
@@ -191,6 +219,36 @@ pub(crate) fn platform(place: &PlaceArgs) -> Result<Platform, Failure> {
     Ok(platform)
 }
 
+/// The traffic / busiest-core trade-off front.
+pub(crate) fn pareto(
+    problem: &Problem,
+    platform: &Platform,
+    place: &PlaceArgs,
+    quiet: bool,
+) -> Result<Vec<corera_search::ParetoPoint>, Failure> {
+    let progress = Progress::new(quiet);
+    progress.step("searching the traffic/balance front");
+    let front = corera_search::pareto(problem, platform, &options(place));
+    progress.finish();
+    search_failure(front)
+}
+
+fn options(place: &PlaceArgs) -> Options {
+    let mut options = Options::default();
+    options.node_budget = place.node_budget;
+    options.seed = place.seed;
+    options.time_limit = place.time_limit;
+    options
+}
+
+fn search_failure<T>(result: Result<T, corera_search::SearchError>) -> Result<T, Failure> {
+    match result {
+        Err(e @ corera_search::SearchError::Unsupported(_)) => Err(e).input(),
+        Err(e @ corera_search::SearchError::Infeasible(_)) => Err(e).infeasible(),
+        other => other.internal(),
+    }
+}
+
 /// Runs the search portfolio with a progress spinner.
 pub(crate) fn search(
     problem: &Problem,
@@ -200,9 +258,16 @@ pub(crate) fn search(
 ) -> Result<Solution, Failure> {
     let progress = Progress::new(quiet);
     progress.step("searching placements");
-    let mut options = Options::default();
-    options.node_budget = place.node_budget;
-    options.seed = place.seed;
+    let mut options = options(place);
+    let bar = progress.0.clone();
+    options.progress = Some(corera_search::Progress(std::sync::Arc::new(move |stage, best, bound| {
+        bar.set_message(format!(
+            "searching placements: {stage} done, best {}{}, bound {}",
+            best.cross_traffic,
+            if best.overload_ns > 0 { format!(" (overload {} ns)", best.overload_ns) } else { String::new() },
+            bound.cross_traffic
+        ));
+    })));
     let method = match place.method {
         Method::Auto => corera_search::Method::Portfolio,
         Method::Greedy => corera_search::Method::Greedy,
@@ -210,13 +275,9 @@ pub(crate) fn search(
         Method::Anneal => corera_search::Method::Anneal,
         Method::Exhaustive => corera_search::Method::Exhaustive,
         Method::Enumerate => corera_search::Method::Enumerate,
+        Method::Ilp => corera_search::Method::Ilp,
     };
-    let solution = corera_search::solve(method, problem, platform, &options);
-    let solution = match solution {
-        Err(e @ corera_search::SearchError::Unsupported(_)) => Err(e).input(),
-        Err(e @ corera_search::SearchError::Infeasible(_)) => Err(e).infeasible(),
-        other => other.internal(),
-    };
+    let solution = search_failure(corera_search::solve(method, problem, platform, &options));
     progress.finish();
     solution
 }

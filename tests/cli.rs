@@ -550,3 +550,41 @@ fn every_method_runs_and_enumeration_certifies_the_portfolio() {
         .code(2)
         .stderr(predicate::str::contains("gray-code enumeration needs 2 identical cores"));
 }
+
+#[test]
+fn ilp_pareto_and_balance_weight() {
+    // The ILP proves the printer optimum that the portfolio proves.
+    let ilp = corera().args(["place", SAMPLE, "--json", "--method", "ilp", "--time-limit", "60"]).output().unwrap();
+    assert!(ilp.status.success(), "{}", String::from_utf8_lossy(&ilp.stderr));
+    let portfolio = corera().args(["place", SAMPLE, "--json"]).output().unwrap();
+    let objective = |out: &[u8]| {
+        let v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        (v["search"]["objective"].clone(), v["search"]["proven_optimal"].as_bool().unwrap())
+    };
+    assert_eq!(objective(&ilp.stdout), objective(&portfolio.stdout));
+    assert!(objective(&ilp.stdout).1);
+    // The front: busiest core up, traffic down, ending with one core.
+    let out = corera().args(["place", SAMPLE, "--pareto", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let front = v["front"].as_array().unwrap();
+    assert!(front.len() >= 3, "{front:?}");
+    for pair in front.windows(2) {
+        assert!(pair[0]["max_core_utilisation"].as_f64() < pair[1]["max_core_utilisation"].as_f64());
+        assert!(pair[0]["cross_traffic"].as_u64() > pair[1]["cross_traffic"].as_u64());
+    }
+    // Weight 0 takes the least traffic, a large weight the most balanced.
+    for (weight, point) in [("0", front.last().unwrap()), ("1000", &front[0])] {
+        let out = corera().args(["place", SAMPLE, "--json", "--balance-weight", weight]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["search"]["objective"]["cross_traffic"], point["cross_traffic"], "weight {weight}");
+        assert!(v["search"]["notes"].to_string().contains("chosen by --balance-weight"));
+    }
+    corera().args(["place", SAMPLE, "--time-limit", "0"]).assert().code(2).stderr(predicate::str::contains("seconds"));
+    corera()
+        .args(["place", SAMPLE, "--balance", "0.1", "--balance-weight", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}

@@ -42,7 +42,11 @@ mod exhaustive;
 mod flow;
 mod gray;
 mod greedy;
+#[cfg(feature = "highs")]
+mod highs;
+mod ilp;
 mod multilevel;
+mod pareto;
 
 use corera_placement::{Cost, Objective, Placement, Platform, Problem};
 use serde::Serialize;
@@ -51,7 +55,9 @@ pub use anneal::Annealer;
 pub use exhaustive::Exhaustive;
 pub use gray::GrayCode;
 pub use greedy::Greedy;
+pub use ilp::{ILP_BACKEND, Ilp};
 pub use multilevel::Multilevel;
+pub use pareto::{ParetoPoint, pareto, weighted_choice};
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -105,6 +111,9 @@ pub enum SearchError {
     /// too few cores, typically): no placement meeting them all was found.
     #[error("no placement was found that meets every constraint: {}", .0.join("; "))]
     Infeasible(Vec<String>),
+    /// The MIP solver failed.
+    #[error("the ILP solver failed: {0}")]
+    Solver(String),
     /// The search stopped before finding any placement.
     #[error("the search stopped after {nodes} nodes without a placement; raise the node budget")]
     Budget {
@@ -149,11 +158,33 @@ pub struct Options {
     /// returned unproven. A budget rather than a time limit, so that the
     /// answer is the same on every machine.
     pub node_budget: u64,
+    /// Wall-clock seconds for the whole search (default none). The
+    /// portfolio then adds the ILP, with the time the other methods left,
+    /// when they did not prove optimality; results may then depend on the
+    /// machine's speed.
+    pub time_limit: Option<f64>,
+    /// Called after each method of the portfolio with its name, the best
+    /// objective so far and the best lower bound.
+    pub progress: Option<Progress>,
+}
+
+/// What a progress callback is given: method name, best objective, lower
+/// bound.
+pub type ProgressFn = dyn Fn(&str, Objective, Objective) + Send + Sync;
+
+/// A progress callback.
+#[derive(Clone)]
+pub struct Progress(pub std::sync::Arc<ProgressFn>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { seed: 0, node_budget: DEFAULT_NODE_BUDGET }
+        Options { seed: 0, node_budget: DEFAULT_NODE_BUDGET, time_limit: None, progress: None }
     }
 }
 
@@ -173,6 +204,8 @@ pub enum Method {
     Exhaustive,
     /// [`GrayCode`] enumeration.
     Enumerate,
+    /// [`Ilp`] from the greedy placement, within the time limit.
+    Ilp,
 }
 
 /// Runs `method` with `options` (seed, node budget). Groups of tasks kept
@@ -220,6 +253,7 @@ fn solve_method(
             greedy().and_then(|g| Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&g)))
         }
         Method::Enumerate => GrayCode.solve(problem, platform, None),
+        Method::Ilp => Ilp { time_limit: options.time_limit, seed: options.seed }.solve(problem, platform, None),
     }
 }
 
@@ -236,11 +270,19 @@ pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
 }
 
 fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> Result<Solution, SearchError> {
+    let started = std::time::Instant::now();
+    let tell = |stage: &str, best: &Solution| {
+        if let Some(p) = &options.progress {
+            (p.0)(stage, best.objective, best.lower_bound);
+        }
+    };
     let greedy = Greedy.solve(problem, platform, None)?;
+    tell("greedy", &greedy);
     let metis = Multilevel { seed: options.seed }.solve(problem, platform, Some(&greedy))?;
     // Placements that break a constraint rank after all that do not.
     let rank = |s: &Solution| (!problem.violations(&s.placement).is_empty(), s.objective);
     let (start, greedy_or_metis_other) = if rank(&metis) < rank(&greedy) { (metis, greedy) } else { (greedy, metis) };
+    tell("multilevel", &start);
     // Large task sets get fewer annealing steps per task, so that the whole
     // search stays within seconds.
     let steps_per_task = Annealer::default().steps_per_task.min(600_000 / problem.len().max(1) as u64).max(50);
@@ -251,21 +293,48 @@ fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
     // The best heuristic answer is the incumbent the exact search must
     // beat; ties go to the earlier (cheaper) method.
     let heuristic = if rank(&annealed) < rank(&start) { annealed } else { start };
-    if problem.len() > EXHAUSTIVE_MAX_TASKS {
+    tell("annealing", &heuristic);
+    let mut best = if problem.len() > EXHAUSTIVE_MAX_TASKS {
         let mut best = heuristic;
-        best.seed = options.seed;
         best.notes.push(format!(
             "{} tasks: too many for the exhaustive search (at most {EXHAUSTIVE_MAX_TASKS}); no optimality proof",
             problem.len()
         ));
-        return Ok(best);
+        best
+    } else {
+        let exact = Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&heuristic))?;
+        let mut best = if rank(&exact) < rank(&heuristic) { exact.clone() } else { heuristic.clone() };
+        best.proven_optimal = exact.proven_optimal;
+        best.lower_bound = exact.lower_bound;
+        best.nodes = heuristic.nodes + exact.nodes;
+        best.notes = exact.notes;
+        best
+    };
+    tell("exhaustive", &best);
+    // With a time limit, the ILP gets what is left of it.
+    let left = options.time_limit.map(|t| t - started.elapsed().as_secs_f64());
+    if !best.proven_optimal
+        && let Some(left) = left
+    {
+        if left > 0.05 && problem.violations(&best.placement).is_empty() {
+            let ilp = Ilp { time_limit: Some(left), seed: options.seed }.solve(problem, platform, Some(&best))?;
+            let lower = best.lower_bound.max(ilp.lower_bound);
+            let nodes = best.nodes;
+            let mut notes = std::mem::take(&mut best.notes);
+            notes.retain(|n| !n.starts_with("node budget") || !ilp.proven_optimal);
+            notes.extend(ilp.notes.iter().filter(|n| n.starts_with("ILP")).cloned());
+            if ilp.objective < best.objective {
+                best = ilp;
+            }
+            best.lower_bound = lower.min(best.objective);
+            best.proven_optimal = best.lower_bound == best.objective;
+            best.nodes = nodes;
+            best.notes = notes;
+            tell("ilp", &best);
+        } else {
+            best.notes.push("time limit reached before the ILP could run".into());
+        }
     }
-    let exact = Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&heuristic))?;
-    let mut best = if rank(&exact) < rank(&heuristic) { exact.clone() } else { heuristic.clone() };
-    best.proven_optimal = exact.proven_optimal;
-    best.lower_bound = exact.lower_bound;
-    best.nodes = heuristic.nodes + exact.nodes;
-    best.notes = exact.notes;
     best.seed = options.seed;
     Ok(best)
 }

@@ -120,6 +120,24 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The ILP (no time limit) proves the same optimum as the exhaustive
+    /// search whenever a placement within the load limits exists.
+    #[test]
+    fn ilp_equals_exhaustive((problem, platform) in arb_problem()) {
+        let Some(brute) = brute_force(&problem, &platform) else { return Ok(()) };
+        if brute.overload_ns > 0 {
+            return Ok(());
+        }
+        let ilp = crate::solve(crate::Method::Ilp, &problem, &platform, &Options::default()).unwrap();
+        prop_assert!(ilp.proven_optimal, "{:?}", ilp.notes);
+        prop_assert_eq!(ilp.objective, brute);
+        prop_assert!(problem.violations(&ilp.placement).is_empty());
+    }
+}
+
 /// A ring with chords: a problem whose optimum needs search.
 pub(crate) fn ring(n: usize) -> Problem {
     let names = (0..n).map(|i| format!("t{i}")).collect();
