@@ -47,6 +47,7 @@ mod highs;
 mod ilp;
 mod multilevel;
 mod pareto;
+mod refine;
 
 use corera_placement::{Cost, Objective, Placement, Platform, Problem};
 use serde::Serialize;
@@ -293,6 +294,18 @@ fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
     // The best heuristic answer is the incumbent the exact search must
     // beat; ties go to the earlier (cheaper) method.
     let heuristic = if rank(&annealed) < rank(&start) { annealed } else { start };
+    // FM passes polish the annealed answer (annealing takes few steps per
+    // task on large graphs).
+    let heuristic = {
+        let mut core_of = heuristic.placement.core_of.clone();
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
+        if crate::refine::refine(problem, platform, &mut core_of, &limits) > 0 {
+            let refined = solution(problem, platform, Placement::new(core_of), "refinement", 0);
+            if rank(&refined) < rank(&heuristic) { Solution { nodes: heuristic.nodes, ..refined } } else { heuristic }
+        } else {
+            heuristic
+        }
+    };
     tell("annealing", &heuristic);
     let mut best = if problem.len() > EXHAUSTIVE_MAX_TASKS {
         let mut best = heuristic;
