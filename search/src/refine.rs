@@ -189,8 +189,8 @@ mod tests {
             let gained = refine(&problem, &platform, &mut core_of, &limits);
             let after = Cost::of(&problem, &platform, &Placement::new(core_of));
             prop_assert_eq!(before.objective.cross_traffic - after.objective.cross_traffic, gained);
-            for c in 0..k as usize {
-                prop_assert!(after.core_load_ns[c] <= limits[c].max(before.core_load_ns[c]));
+            for ((after, before), limit) in after.core_load_ns.iter().zip(&before.core_load_ns).zip(&limits) {
+                prop_assert!(after <= limit.max(before));
             }
             prop_assert!(after.objective.overload_ns <= before.objective.overload_ns);
         }
