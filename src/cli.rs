@@ -37,6 +37,12 @@ pub(crate) enum Command {
     /// Write the firmware affinity header for the best placement.
     #[command(after_help = "Example:\n  corera emit samples/printer/printer.log --cores 2 -o affinity.h")]
     Emit(EmitArgs),
+    /// Replay the traced jobs under a scheduling policy: one core, global
+    /// SMP, least-loaded SMP, or AMP with a placement.
+    #[command(after_help = "Example:\n  corera simulate samples/printer/printer.log --policy smp --cores 2\n  \
+        corera place samples/printer/printer.log --json > p.json\n  \
+        corera simulate samples/printer/printer.log --policy amp --placement p.json")]
+    Simulate(SimulateArgs),
     /// Generate a single-core trace from a workload description.
     #[command(after_help = "Example:\n  corera gen samples/printer/workload.toml -o samples/printer/printer.log")]
     Gen(GenArgs),
@@ -260,6 +266,38 @@ pub(crate) enum Target {
     CHeader,
     /// The analysis JSON.
     Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SimulateArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+    #[command(flatten)]
+    pub(crate) place: PlaceArgs,
+    /// Scheduling policy.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Amp)]
+    pub(crate) policy: PolicyArg,
+    /// For `amp`: a placement, as written by `place --json` or in
+    /// `analysis.json` (`placement`: task and core); without it the
+    /// placement is searched first, with the placement flags.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) placement: Option<PathBuf>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// Replay scheduling policies.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum PolicyArg {
+    /// All tasks on one core, fixed-priority preemptive.
+    Single,
+    /// Global fixed-priority scheduling with migration.
+    Smp,
+    /// Each job on the least-loaded core when it is released.
+    SmpLeastLoaded,
+    /// Partitioned fixed-priority scheduling from a placement.
+    Amp,
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,10 @@ use anyhow::Context;
 use corera_emit::{CHeader, Emitter, Json};
 use corera_trace_ingest::TraceSummary;
 
-use crate::cli::{AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, Target};
+use crate::cli::{
+    AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, PolicyArg, SimulateArgs,
+    Target,
+};
 use crate::exit::{Failure, WithCode};
 use crate::pipeline::{self, input_name, warn};
 
@@ -16,6 +19,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Place(args) => place(args, cli.quiet),
         Command::Emit(args) => emit(args, cli.quiet),
         Command::Gen(args) => gen_log(args),
+        Command::Simulate(args) => simulate(args, cli.quiet),
     }
 }
 
@@ -255,4 +259,117 @@ fn gen_log(args: &GenArgs) -> Result<(), Failure> {
     out.append(&mut bytes);
     out.extend_from_slice(&body[newline..]);
     pipeline::write(&args.output, &out)
+}
+
+/// `corera simulate`: the traced jobs under one policy.
+fn simulate(args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
+    use corera_replay::{Policy, Setup};
+    let p = pipeline::prepare(&args.input, &args.place, quiet)?;
+    warn(quiet, &p.name, &p.warnings);
+    let policy = match args.policy {
+        PolicyArg::Single => Policy::Single,
+        PolicyArg::Smp => Policy::Smp,
+        PolicyArg::SmpLeastLoaded => Policy::SmpLeastLoaded,
+        PolicyArg::Amp => Policy::Amp,
+    };
+    let replay = pipeline::replay_of(&p.parsed.trace, &p.graph);
+    let core_of: Vec<u16> = match (&args.placement, policy) {
+        (Some(file), _) => read_placement(file, &p.problem, &p.platform)?,
+        (None, Policy::Amp) => pipeline::search(&p.problem, &p.platform, &args.place, quiet)?.placement.core_of,
+        (None, _) => vec![0; p.problem.len()],
+    };
+    let cores = pipeline::replay_cores(&replay, &p.problem, &core_of);
+    let o = corera_replay::simulate(
+        &replay,
+        &Setup { policy, platform: &p.platform, core_of: Some(&cores), timeline: false },
+    );
+    if args.json {
+        let value = serde_json::json!({ "input": p.name, "platform": p.platform, "outcome": o });
+        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+    }
+    let ms = |ns: Option<u64>| ns.map_or("-".to_string(), |x| format!("{:.3}", x as f64 / 1e6));
+    let width = o.tasks.iter().map(|t| t.name.len()).max().unwrap_or(4).max(4);
+    let mut text = format!(
+        "{}: {} jobs replayed, policy {} on {} core(s)\n\n{:<width$} {:>11} {:>11} {:>7} {:>9} {:>9} {:>9} {:>6} {:>5}\n",
+        p.name,
+        replay.tasks.iter().map(|t| t.jobs.len()).sum::<usize>(),
+        policy.name(),
+        o.cores,
+        "task",
+        "RUNNING ms",
+        "READY ms",
+        "jobs",
+        "resp ms",
+        "p95 ms",
+        "max ms",
+        "misses",
+        "migr."
+    );
+    for t in &o.tasks {
+        text.push_str(&format!(
+            "{:<width$} {:>11.3} {:>11.3} {:>7} {:>9} {:>9} {:>9} {:>6} {:>5}\n",
+            t.name,
+            t.running_ns as f64 / 1e6,
+            t.ready_ns as f64 / 1e6,
+            t.jobs,
+            ms(t.response_mean_ns),
+            ms(t.response_p95_ns),
+            ms(t.response_max_ns),
+            t.deadline_misses.map_or("-".to_string(), |m| m.to_string()),
+            t.migrations
+        ));
+    }
+    text.push('\n');
+    for (c, b) in o.core_busy.iter().enumerate() {
+        text.push_str(&format!("core {c}: {:5.1} % busy, {:5.1} % idle\n", b * 100.0, 100.0 - b * 100.0));
+    }
+    text.push_str(&format!(
+        "makespan {:.3} s, {:.1} jobs/s, RUNNING {:.3} s, READY {:.3} s, mean response {:.3} ms\n\
+         migrations {}, cross-core messages {}, idle core while a task waited {:.3} ms\n",
+        o.makespan_ns as f64 / 1e9,
+        o.throughput_jobs_per_s,
+        o.running_ns as f64 / 1e9,
+        o.ready_ns as f64 / 1e9,
+        o.response_mean_ns / 1e6,
+        o.migrations,
+        o.cross_core_messages,
+        o.non_work_conserving_ns as f64 / 1e6
+    ));
+    stdout(&text)
+}
+
+/// A placement file: `placement` is a list of `{task, core}`.
+fn read_placement(
+    file: &std::path::Path,
+    problem: &corera_placement::Problem,
+    platform: &corera_placement::Platform,
+) -> Result<Vec<u16>, Failure> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("could not read placement file `{}`", file.display()))
+        .input()?;
+    let bad = |what: String| anyhow::anyhow!("placement file `{}`: {what}", file.display());
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string())).input()?;
+    let list = v["placement"].as_array().ok_or_else(|| bad("no `placement` list".into())).input()?;
+    let mut core_of: Vec<Option<u16>> = vec![None; problem.len()];
+    for entry in list {
+        let (Some(task), Some(core)) = (entry["task"].as_str(), entry["core"].as_u64()) else {
+            return Err(bad(format!("entry {entry} needs `task` and `core`"))).input();
+        };
+        let i = problem
+            .names
+            .iter()
+            .position(|n| n == task)
+            .ok_or_else(|| bad(format!("no task `{task}` in the trace")))
+            .input()?;
+        if core >= u64::from(platform.cores) {
+            return Err(bad(format!("`{task}` is on core {core}; the platform has {} cores", platform.cores))).input();
+        }
+        core_of[i] = Some(core as u16);
+    }
+    let missing: Vec<&str> =
+        (0..problem.len()).filter(|&i| core_of[i].is_none()).map(|i| problem.names[i].as_str()).collect();
+    if !missing.is_empty() {
+        return Err(bad(format!("no core for {}", missing.join(", ")))).input();
+    }
+    Ok(core_of.into_iter().map(|c| c.unwrap_or(0)).collect())
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use corera_placement::{Constraints, Cost, Platform, Problem};
+use corera_replay::{Outcome, Policy, Replay, Setup, simulate};
 use corera_search::{Options, Solution};
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{FormatChoice, Parsed, ReadOptions, Trace, TraceSummary, Warning};
@@ -108,6 +109,7 @@ pub(crate) struct Analysis {
     pub(crate) solution: Solution,
     pub(crate) cost: Cost,
     pub(crate) warnings: Vec<Warning>,
+    pub(crate) replay: Vec<Outcome>,
 }
 
 /// Builds the task graph of a trace.
@@ -133,7 +135,8 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     solution.notes.extend(chosen);
     let cost = Cost::of(&problem, &platform, &solution.placement);
     let summary = TraceSummary::of(&parsed.trace);
-    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings })
+    let replay = replay_all(&parsed.trace, &graph, &platform, &problem, &solution.placement.core_of, quiet);
+    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings, replay })
 }
 
 /// A trace read and turned into a placement problem.
@@ -219,6 +222,52 @@ pub(crate) fn platform(place: &PlaceArgs) -> Result<Platform, Failure> {
     Ok(platform)
 }
 
+/// The replayable workload of a trace, with periods from its task graph.
+pub(crate) fn replay_of(trace: &Trace, graph: &TaskGraph) -> Replay {
+    let mut periods = vec![None; trace.tasks.len()];
+    for t in &graph.tasks {
+        if let Some(p) = periods.get_mut(t.id as usize) {
+            *p = t.period_ns;
+        }
+    }
+    Replay::from_trace(trace, &periods)
+}
+
+/// The core of each replay task under a placement of `problem`.
+pub(crate) fn replay_cores(replay: &Replay, problem: &Problem, core_of: &[u16]) -> Vec<u16> {
+    let mut cores = vec![0u16; replay.tasks.len()];
+    for (i, &id) in problem.task_ids.iter().enumerate() {
+        if let Some(&slot) = replay.index_of.get(id as usize)
+            && slot != u32::MAX
+        {
+            cores[slot as usize] = core_of[i];
+        }
+    }
+    cores
+}
+
+/// Replays the trace on one core, under global SMP, and under the AMP
+/// placement.
+fn replay_all(
+    trace: &Trace,
+    graph: &TaskGraph,
+    platform: &Platform,
+    problem: &Problem,
+    core_of: &[u16],
+    quiet: bool,
+) -> Vec<Outcome> {
+    let progress = Progress::new(quiet);
+    progress.step("replaying the trace on one core, SMP and AMP");
+    let replay = replay_of(trace, graph);
+    let cores = replay_cores(&replay, problem, core_of);
+    let out = [Policy::Single, Policy::Smp, Policy::Amp]
+        .into_iter()
+        .map(|policy| simulate(&replay, &Setup { policy, platform, core_of: Some(&cores), timeline: false }))
+        .collect();
+    progress.finish();
+    out
+}
+
 /// The traffic / busiest-core trade-off front.
 pub(crate) fn pareto(
     problem: &Problem,
@@ -295,6 +344,7 @@ impl Analysis {
             solution: &self.solution,
             cost: &self.cost,
             warnings: &self.warnings,
+            replay: &self.replay,
         }
     }
 }

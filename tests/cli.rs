@@ -588,3 +588,46 @@ fn ilp_pareto_and_balance_weight() {
         .code(2)
         .stderr(predicate::str::contains("cannot be used with"));
 }
+
+#[test]
+fn simulate_replays_each_policy_and_analyze_compares_them() {
+    let json = |args: &[&str]| {
+        let out = corera().arg("simulate").arg(SAMPLE).args(args).args(["--json", "-q"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["outcome"].clone()
+    };
+    let single = json(&["--policy", "single"]);
+    let smp = json(&["--policy", "smp", "--cores", "2"]);
+    assert_eq!(single["cores"], 1);
+    assert_eq!(smp["cores"], 2);
+    // Same work, less waiting on two cores.
+    assert!(smp["ready_ns"].as_u64() < single["ready_ns"].as_u64());
+    assert_eq!(smp["non_work_conserving_ns"].as_u64().map(|x| x < 1_000_000), Some(true));
+    // AMP from a placement file equals AMP from the search it came from.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.json");
+    let placed = corera().args(["place", SAMPLE, "--json", "-q"]).output().unwrap();
+    std::fs::write(&file, &placed.stdout).unwrap();
+    let from_file = json(&["--policy", "amp", "--placement", file.to_str().unwrap()]);
+    assert_eq!(from_file, json(&["--policy", "amp"]));
+    assert_eq!(from_file["migrations"], 0);
+    std::fs::write(&file, "{\"placement\": [{\"task\": \"Nobody\", \"core\": 0}]}").unwrap();
+    corera()
+        .args(["simulate", SAMPLE, "--policy", "amp", "--placement"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no task `Nobody` in the trace"));
+    // analyze puts all three into its JSON and summary.
+    let out = corera().args(["analyze", SAMPLE, "-q", "-o"]).arg(dir.path()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for row in ["single core", "SMP (global)", "AMP (placement)"] {
+        assert!(text.contains(row), "{text}");
+    }
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    let policies = v["replay"]["policies"].as_array().unwrap();
+    assert_eq!(policies.iter().map(|p| p["policy"].as_str().unwrap()).collect::<Vec<_>>(), ["single", "smp", "amp"]);
+    assert_eq!(policies[0]["ready_ns"], single["ready_ns"]);
+    assert_eq!(policies[2]["ready_ns"], from_file["ready_ns"]);
+}

@@ -14,6 +14,26 @@ use crate::{Emitter, Report, VERSION};
 /// the per-core `cost.core_limit_ns`; `platform.speed` added.
 pub const SCHEMA_VERSION: u32 = 2;
 
+/// The replay comparison: each policy's outcome, with the improvement over
+/// the single-core run in READY time and mean response time.
+fn replay_json(r: &Report<'_>) -> serde_json::Value {
+    let single = r.replay.iter().find(|o| o.policy == corera_replay::Policy::Single);
+    let better = |then: f64, now: f64| if then > 0.0 { (then - now) * 100.0 / then } else { 0.0 };
+    let policies: Vec<_> = r
+        .replay
+        .iter()
+        .map(|o| {
+            let mut v = serde_json::to_value(o).expect("serialisable");
+            if let Some(s) = single {
+                v["ready_improvement_pct"] = json!(better(s.ready_ns as f64, o.ready_ns as f64));
+                v["response_improvement_pct"] = json!(better(s.response_mean_ns, o.response_mean_ns));
+            }
+            v
+        })
+        .collect();
+    json!({ "costs": r.platform.costs, "policies": policies })
+}
+
 /// The `analysis.json` emitter.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Json;
@@ -74,6 +94,7 @@ impl Emitter for Json {
             },
             "placement": placement,
             "cost": r.cost,
+            "replay": replay_json(r),
             "warnings": r.warnings.iter().map(|w| json!({ "line": w.line, "message": w.message })).collect::<Vec<_>>(),
         });
         let mut out = serde_json::to_vec_pretty(&value).expect("JSON values always serialise");

@@ -18,6 +18,7 @@ mod summary;
 mod write;
 
 use corera_placement::{Cost, Platform, Problem};
+use corera_replay::Outcome;
 use corera_search::Solution;
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{Fingerprint, TraceSummary, Warning};
@@ -53,6 +54,8 @@ pub struct Report<'a> {
     pub cost: &'a Cost,
     /// Warnings from every stage.
     pub warnings: &'a [Warning],
+    /// The traced jobs replayed under each policy (single core first).
+    pub replay: &'a [Outcome],
 }
 
 /// An output format.

@@ -37,6 +37,7 @@ fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
         solution: &solution,
         cost: &cost,
         warnings: &warnings,
+        replay: &[],
     };
     f(&report)
 }

@@ -45,7 +45,7 @@ pub mod rng;
 pub use constraints::{Constraints, CoreRule};
 pub use cost::{Cost, Objective};
 pub use metis::{MetisError, read_metis, write_partition};
-pub use platform::{DEFAULT_BALANCE_TOLERANCE, Platform, PlatformError};
+pub use platform::{Costs, DEFAULT_BALANCE_TOLERANCE, Platform, PlatformError};
 pub use problem::{PlacementError, Problem};
 
 use serde::Serialize;

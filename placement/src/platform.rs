@@ -33,6 +33,30 @@ pub struct Platform {
     /// a task that ran for 10 ms on the traced core needs 5 ms on a core
     /// of speed 2. Balance shares and capacities scale with speed.
     pub speed: Vec<f64>,
+    /// Costs of crossing cores in the replay.
+    pub costs: Costs,
+}
+
+/// Costs of crossing cores in the replay, from the platform file
+/// (`[costs]`); the defaults are typical of an embedded multicore with
+/// shared L2 and inter-core interrupts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Costs {
+    /// Latency of a signal (message, event, wakeup) to a task on another
+    /// core, per unit of core distance (default 1,000 ns).
+    pub message_latency_ns: u64,
+    /// Extra latency per byte carried, per unit of distance (default 0.25).
+    pub byte_ns: f64,
+    /// Execution added when a task resumes on another core than it last
+    /// ran on: cache refill (default 2,000 ns).
+    pub migration_ns: u64,
+}
+
+impl Default for Costs {
+    fn default() -> Costs {
+        Costs { message_latency_ns: 1_000, byte_ns: 0.25, migration_ns: 2_000 }
+    }
 }
 
 /// A platform description that cannot be used.
@@ -62,6 +86,7 @@ struct PlatformFile {
     capacity: Option<f64>,
     balance: Option<f64>,
     speed: Option<Vec<f64>>,
+    costs: Option<Costs>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -104,6 +129,7 @@ impl Platform {
             balance_tolerance: DEFAULT_BALANCE_TOLERANCE,
             distance,
             speed: vec![1.0; k],
+            costs: Costs::default(),
         }
     }
 
@@ -253,6 +279,12 @@ impl Platform {
             }
             p.balance_tolerance = b;
         }
+        if let Some(costs) = f.costs {
+            if !(costs.byte_ns >= 0.0 && costs.byte_ns.is_finite()) {
+                return Err(PlatformError::File(format!("costs.byte_ns {} must be >= 0", costs.byte_ns)));
+            }
+            p.costs = costs;
+        }
         if let Some(speed) = f.speed {
             if speed.len() != usize::from(p.cores) {
                 return Err(PlatformError::File(format!(
@@ -356,6 +388,14 @@ mod tests {
         for bad in ["0", "mesh:0x3", "clusters:2x4:0,1", "torus:4", ""] {
             assert!(Platform::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn replay_costs_come_from_the_file_with_defaults() {
+        let p = Platform::from_toml("cores = 2\n[costs]\nmigration_ns = 500\n").unwrap();
+        assert_eq!(p.costs, Costs { migration_ns: 500, ..Costs::default() });
+        let e = Platform::from_toml("cores = 2\n[costs]\nlatency = 5\n").unwrap_err().to_string();
+        assert!(e.contains("unknown field `latency`"), "{e}");
     }
 
     #[test]

@@ -1,7 +1,13 @@
-//! Scheduling simulation: generates traces from workload descriptions and
-//! (in later stages) replays traced workloads on other platforms.
+//! Scheduling simulation: replays traced workloads on other platforms and
+//! policies, and generates traces from workload descriptions.
 //!
 //! # Brief overview
+//! - [`Replay::from_trace`]: the jobs of each task, their execution split
+//!   where they blocked, and what released them (timers, or other tasks at
+//!   an offset into their own jobs).
+//! - [`simulate`]: runs a [`Replay`] under a [`Policy`] (one core, global
+//!   SMP, least-loaded SMP, partitioned AMP) and reports per-task RUNNING,
+//!   READY and response times, per-core load and work conservation.
 //! - [`Workload`]: a TOML description of tasks, ISRs, queues, notifications
 //!   and mutexes.
 //! - [`generate`]: runs a workload on one core under fixed-priority
@@ -26,10 +32,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod extract;
 mod generate;
+mod sim;
 mod workload;
 
+pub use corera_placement::Costs;
+pub use extract::{Action, Job, Phase, Release, Replay, ReplayTask};
 pub use generate::generate;
+pub use sim::{Outcome, Policy, Segment, Setup, TaskResult, simulate};
 pub use workload::{ActionSpec, TaskSpec, Workload, WorkloadError};
 
 #[cfg(test)]

@@ -1,0 +1,601 @@
+//! The discrete-event simulator: a [`Replay`] run under a scheduling
+//! policy on a number of cores.
+//!
+//! Time advances from event to event (a release, an action offset, the end
+//! of a phase). Between events every running task consumes its core's
+//! speed in work per ns. Fixed-priority preemptive scheduling everywhere:
+//! ISRs above all tasks and never preempted by them; among tasks the more
+//! urgent runs first, ties keep the running task, then the lower index (no
+//! time slicing).
+
+use corera_placement::Platform;
+use serde::Serialize;
+
+use crate::extract::{Action, Release, Replay};
+
+/// How tasks are put on cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Policy {
+    /// Everything on core 0.
+    Single,
+    /// Global fixed-priority scheduling: the most urgent ready tasks run,
+    /// on any core; a task may migrate whenever it is switched in.
+    Smp,
+    /// Each job goes to the core with the least work queued when it is
+    /// released, and stays there.
+    SmpLeastLoaded,
+    /// Partitioned: each task on its core of a placement.
+    Amp,
+}
+
+impl Policy {
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Single => "single",
+            Policy::Smp => "smp",
+            Policy::SmpLeastLoaded => "smp-least-loaded",
+            Policy::Amp => "amp",
+        }
+    }
+}
+
+/// A task's results under one policy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskResult {
+    /// Task name.
+    pub name: String,
+    /// Time running, ns.
+    pub running_ns: u64,
+    /// Time ready but not running, ns.
+    pub ready_ns: u64,
+    /// Jobs completed.
+    pub jobs: u64,
+    /// Response time (release to finish) over completed jobs, ns.
+    pub response_mean_ns: Option<u64>,
+    /// 95th percentile response time, ns.
+    pub response_p95_ns: Option<u64>,
+    /// Largest response time, ns.
+    pub response_max_ns: Option<u64>,
+    /// Jobs whose response exceeded the task's period (when known).
+    pub deadline_misses: Option<u64>,
+    /// Times the task resumed on another core.
+    pub migrations: u64,
+}
+
+/// One stretch of a task running on a core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    /// Core.
+    pub core: u16,
+    /// Replay task index.
+    pub task: u32,
+    /// Start, ns.
+    pub start_ns: u64,
+    /// End, ns.
+    pub end_ns: u64,
+}
+
+/// What a policy achieved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The policy.
+    pub policy: Policy,
+    /// Cores used.
+    pub cores: usize,
+    /// Per task, in replay order.
+    pub tasks: Vec<TaskResult>,
+    /// Busy time per core, ns.
+    pub core_busy_ns: Vec<u64>,
+    /// Busy share per core over the makespan (0..=1).
+    pub core_busy: Vec<f64>,
+    /// When the last job finished (or the last work ended), ns.
+    pub makespan_ns: u64,
+    /// Completed jobs per second of makespan.
+    pub throughput_jobs_per_s: f64,
+    /// Sum of RUNNING over tasks, ns.
+    pub running_ns: u64,
+    /// Sum of READY over tasks, ns.
+    pub ready_ns: u64,
+    /// Mean response time over all completed jobs of all tasks, ns.
+    pub response_mean_ns: f64,
+    /// Core changes of tasks.
+    pub migrations: u64,
+    /// Signals between tasks on different cores.
+    pub cross_core_messages: u64,
+    /// Time during which some core was idle while some task waited ready.
+    pub non_work_conserving_ns: u64,
+    /// Execution added by migrations, ns.
+    pub overhead_ns: u64,
+    /// Who ran where, when (empty unless asked for).
+    #[serde(skip)]
+    pub timeline: Vec<Segment>,
+}
+
+/// Simulation settings.
+#[derive(Clone, Debug)]
+pub struct Setup<'a> {
+    /// The policy.
+    pub policy: Policy,
+    /// Cores, their speeds and distances.
+    pub platform: &'a Platform,
+    /// For [`Policy::Amp`]: the core of each replay task.
+    pub core_of: Option<&'a [u16]>,
+    /// Keep the timeline.
+    pub timeline: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// Waiting for the release of the current phase.
+    Waiting,
+    Ready,
+    Running(u16),
+    /// Waiting for an object held by another task.
+    Blocked(u32),
+    /// All jobs done.
+    Done,
+}
+
+struct Sim<'a> {
+    r: &'a Replay,
+    s: &'a Setup<'a>,
+    k: usize,
+    state: Vec<State>,
+    job: Vec<usize>,
+    phase: Vec<usize>,
+    /// Work done in the current phase (ns of the traced core).
+    done: Vec<u64>,
+    /// Next action index in the current phase.
+    next_action: Vec<usize>,
+    /// Extra work owed (migration cost) before the phase continues.
+    owed: Vec<u64>,
+    /// When the current phase was made ready to wait for its release.
+    wait_from: Vec<u64>,
+    /// Release time of the current job.
+    job_release: Vec<u64>,
+    /// Fired signal times by global phase id.
+    fired: Vec<u64>,
+    phase_base: Vec<Vec<usize>>,
+    /// Core each task is bound to (fixed policies) or last ran on.
+    home: Vec<Option<u16>>,
+    last_core: Vec<Option<u16>>,
+    holder: Vec<Option<u32>>,
+    responses: Vec<Vec<u64>>,
+    out: Outcome,
+    seg_start: Vec<u64>,
+}
+
+const NOT_FIRED: u64 = u64::MAX;
+
+/// Runs `replay` under `setup`.
+pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
+    let n = replay.tasks.len();
+    let k = match setup.policy {
+        Policy::Single => 1,
+        _ => usize::from(setup.platform.cores),
+    };
+    let mut phase_base = Vec::with_capacity(n);
+    let mut total = 0;
+    for t in &replay.tasks {
+        let mut b = Vec::with_capacity(t.jobs.len());
+        for j in &t.jobs {
+            b.push(total);
+            total += j.phases.len();
+        }
+        phase_base.push(b);
+    }
+    let home: Vec<Option<u16>> = (0..n)
+        .map(|i| match setup.policy {
+            Policy::Single => Some(0),
+            Policy::Amp => Some(setup.core_of.map_or(0, |c| c[i]).min(k as u16 - 1)),
+            // ISRs stay where interrupts are routed: core 0.
+            _ => replay.tasks[i].isr.then_some(0),
+        })
+        .collect();
+    let mut sim = Sim {
+        r: replay,
+        s: setup,
+        k,
+        state: vec![State::Waiting; n],
+        job: vec![0; n],
+        phase: vec![0; n],
+        done: vec![0; n],
+        next_action: vec![0; n],
+        owed: vec![0; n],
+        wait_from: vec![0; n],
+        job_release: vec![0; n],
+        fired: vec![NOT_FIRED; total],
+        phase_base,
+        home,
+        last_core: vec![None; n],
+        holder: vec![None; replay.objects],
+        responses: vec![Vec::new(); n],
+        out: Outcome {
+            policy: setup.policy,
+            cores: k,
+            tasks: replay
+                .tasks
+                .iter()
+                .map(|t| TaskResult {
+                    name: t.name.clone(),
+                    running_ns: 0,
+                    ready_ns: 0,
+                    jobs: 0,
+                    response_mean_ns: None,
+                    response_p95_ns: None,
+                    response_max_ns: None,
+                    deadline_misses: None,
+                    migrations: 0,
+                })
+                .collect(),
+            core_busy_ns: vec![0; k],
+            core_busy: vec![0.0; k],
+            makespan_ns: 0,
+            throughput_jobs_per_s: 0.0,
+            running_ns: 0,
+            ready_ns: 0,
+            response_mean_ns: 0.0,
+            migrations: 0,
+            cross_core_messages: 0,
+            non_work_conserving_ns: 0,
+            overhead_ns: 0,
+            timeline: Vec::new(),
+        },
+        seg_start: vec![0; n],
+    };
+    for i in 0..n {
+        if replay.tasks[i].jobs.is_empty() {
+            sim.state[i] = State::Done;
+        }
+    }
+    sim.run();
+    sim.finish()
+}
+
+impl Sim<'_> {
+    fn speed(&self, core: u16) -> f64 {
+        if self.s.policy == Policy::Single { 1.0 } else { self.s.platform.speed[usize::from(core)] }
+    }
+
+    /// Release time of task i's current phase, if known.
+    fn release_time(&self, i: usize) -> u64 {
+        let t = &self.r.tasks[i];
+        let phase = &t.jobs[self.job[i]].phases[self.phase[i]];
+        let at = match phase.release {
+            Release::Timer(at) => at,
+            Release::Signal => self.fired[self.phase_base[i][self.job[i]] + self.phase[i]],
+        };
+        if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) }
+    }
+
+    /// Work left before the next point of interest (action or phase end).
+    fn work_to_next(&self, i: usize) -> u64 {
+        let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
+        let target = phase.actions.get(self.next_action[i]).map_or(phase.exec_ns, |a| a.0);
+        self.owed[i] + target.saturating_sub(self.done[i])
+    }
+
+    fn urgency(&self, i: usize) -> (bool, i64) {
+        let t = &self.r.tasks[i];
+        (t.isr, t.urgency)
+    }
+
+    fn run(&mut self) {
+        let n = self.r.tasks.len();
+        let mut now = 0u64;
+        loop {
+            self.release(now);
+            self.process_points(now);
+            self.release(now);
+            self.schedule(now);
+            // Next event.
+            let mut next = u64::MAX;
+            for i in 0..n {
+                match self.state[i] {
+                    State::Running(c) => {
+                        let work = self.work_to_next(i);
+                        let dt = (work as f64 / self.speed(c)).ceil() as u64;
+                        next = next.min(now + dt.max(u64::from(work > 0)));
+                    }
+                    State::Waiting => {
+                        let at = self.release_time(i);
+                        if at != NOT_FIRED {
+                            next = next.min(at.max(now));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if next == u64::MAX {
+                break;
+            }
+            let dt = next - now;
+            self.account(dt);
+            for i in 0..n {
+                if let State::Running(c) = self.state[i] {
+                    let work = self.work_to_next(i);
+                    let ran = ((dt as f64) * self.speed(c)).floor() as u64;
+                    let ran =
+                        if now + (work as f64 / self.speed(c)).ceil() as u64 <= next { work } else { ran.min(work) };
+                    let from_owed = ran.min(self.owed[i]);
+                    self.owed[i] -= from_owed;
+                    self.done[i] += ran - from_owed;
+                }
+            }
+            now = next;
+            if dt == 0 && !self.progress_possible() {
+                break;
+            }
+        }
+        self.out.makespan_ns = now;
+    }
+
+    /// Whether a zero-length step can still change something (guards
+    /// against a livelock on inconsistent input).
+    fn progress_possible(&self) -> bool {
+        (0..self.r.tasks.len()).any(|i| match self.state[i] {
+            State::Running(_) => self.work_to_next(i) == 0,
+            State::Waiting => self.release_time(i) != NOT_FIRED,
+            _ => false,
+        })
+    }
+
+    fn account(&mut self, dt: u64) {
+        if dt == 0 {
+            return;
+        }
+        let mut idle = self.k;
+        let mut waiting = false;
+        for i in 0..self.r.tasks.len() {
+            match self.state[i] {
+                State::Running(c) => {
+                    self.out.tasks[i].running_ns += dt;
+                    self.out.core_busy_ns[usize::from(c)] += dt;
+                    idle -= 1;
+                }
+                State::Ready => {
+                    self.out.tasks[i].ready_ns += dt;
+                    waiting = true;
+                }
+                _ => {}
+            }
+        }
+        if idle > 0 && waiting {
+            self.out.non_work_conserving_ns += dt;
+        }
+    }
+
+    /// Waiting tasks whose release has come become ready.
+    fn release(&mut self, now: u64) {
+        for i in 0..self.r.tasks.len() {
+            if self.state[i] == State::Waiting && self.release_time(i) <= now {
+                self.state[i] = State::Ready;
+                if self.phase[i] == 0 {
+                    self.job_release[i] = self.release_time(i);
+                    if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
+                        self.home[i] = Some(self.least_loaded());
+                    }
+                }
+            }
+        }
+    }
+
+    fn least_loaded(&self) -> u16 {
+        let mut queued = vec![0u64; self.k];
+        for j in 0..self.r.tasks.len() {
+            if let (State::Ready | State::Running(_), Some(h)) = (self.state[j], self.home[j]) {
+                queued[usize::from(h)] += self.work_to_next(j);
+            }
+        }
+        (0..self.k).min_by_key(|&c| (queued[c], c)).unwrap_or(0) as u16
+    }
+
+    /// Running tasks at an action offset or a phase end act, one point
+    /// each: a signal that readies a more urgent task preempts the sender
+    /// before its next point, as the kernel does inside the send call.
+    fn process_points(&mut self, now: u64) {
+        {
+            for i in 0..self.r.tasks.len() {
+                let State::Running(core) = self.state[i] else { continue };
+                if self.work_to_next(i) > 0 {
+                    continue;
+                }
+                let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
+                if let Some(&(_, action)) = phase.actions.get(self.next_action[i]) {
+                    self.next_action[i] += 1;
+                    match action {
+                        Action::Signal { target, job, phase, bytes } => {
+                            self.signal(now, core, target, job, phase, bytes)
+                        }
+                        Action::Take(obj) => {
+                            let slot = &mut self.holder[obj as usize];
+                            match *slot {
+                                Some(h) if h as usize != i => {
+                                    self.stop(i, now);
+                                    self.state[i] = State::Blocked(obj);
+                                }
+                                _ => *slot = Some(i as u32),
+                            }
+                        }
+                        Action::Give(obj) => self.give(obj, i),
+                    }
+                    continue;
+                }
+                // End of the phase.
+                self.stop(i, now);
+                let t = &self.r.tasks[i];
+                if self.phase[i] + 1 < t.jobs[self.job[i]].phases.len() {
+                    self.phase[i] += 1;
+                } else {
+                    if t.jobs[self.job[i]].finished {
+                        self.responses[i].push(now - self.job_release[i]);
+                    }
+                    self.phase[i] = 0;
+                    self.job[i] += 1;
+                    if self.s.policy == Policy::SmpLeastLoaded && !t.isr {
+                        self.home[i] = None;
+                    }
+                }
+                self.done[i] = 0;
+                self.next_action[i] = 0;
+                self.wait_from[i] = now;
+                self.state[i] = if self.job[i] >= t.jobs.len() { State::Done } else { State::Waiting };
+            }
+        }
+    }
+
+    fn signal(&mut self, now: u64, core: u16, target: u32, job: u32, phase: u32, bytes: u32) {
+        let t = target as usize;
+        let dest = self.home[t].or(self.last_core[t]).unwrap_or(core);
+        let distance = if self.k > 1 { self.s.platform.distance(usize::from(core), usize::from(dest)) } else { 0 };
+        let delay = if distance > 0 {
+            self.out.cross_core_messages += 1;
+            distance * self.s.platform.costs.message_latency_ns
+                + (distance as f64 * bytes as f64 * self.s.platform.costs.byte_ns) as u64
+        } else {
+            0
+        };
+        let id = self.phase_base[t][job as usize] + phase as usize;
+        if self.fired[id] == NOT_FIRED {
+            self.fired[id] = now + delay;
+        }
+    }
+
+    fn give(&mut self, obj: u32, by: usize) {
+        if self.holder[obj as usize] != Some(by as u32) && self.holder[obj as usize].is_some() {
+            return;
+        }
+        self.holder[obj as usize] = None;
+        // The most urgent waiter takes it and becomes ready.
+        let waiter = (0..self.r.tasks.len())
+            .filter(|&j| self.state[j] == State::Blocked(obj))
+            .max_by_key(|&j| (self.urgency(j), std::cmp::Reverse(j)));
+        if let Some(j) = waiter {
+            self.holder[obj as usize] = Some(j as u32);
+            self.state[j] = State::Ready;
+        }
+    }
+
+    fn stop(&mut self, i: usize, now: u64) {
+        if let State::Running(c) = self.state[i] {
+            if self.s.timeline && now > self.seg_start[i] {
+                self.out.timeline.push(Segment { core: c, task: i as u32, start_ns: self.seg_start[i], end_ns: now });
+            }
+            self.state[i] = State::Ready;
+        }
+    }
+
+    fn start(&mut self, i: usize, core: u16, now: u64) {
+        if let Some(last) = self.last_core[i]
+            && last != core
+        {
+            self.out.tasks[i].migrations += 1;
+            self.out.migrations += 1;
+            self.owed[i] += self.s.platform.costs.migration_ns;
+            self.out.overhead_ns += self.s.platform.costs.migration_ns;
+        }
+        self.last_core[i] = Some(core);
+        self.state[i] = State::Running(core);
+        self.seg_start[i] = now;
+    }
+
+    fn schedule(&mut self, now: u64) {
+        let n = self.r.tasks.len();
+        // Candidates: ready or running, most urgent first; running ones
+        // first among equals, then lower index.
+        let mut cand: Vec<usize> =
+            (0..n).filter(|&i| matches!(self.state[i], State::Ready | State::Running(_))).collect();
+        cand.sort_by_key(|&i| (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), i));
+        let mut chosen: Vec<Option<usize>> = vec![None; self.k];
+        let mut placed = vec![false; n];
+        // Bound tasks (fixed policies, ISRs) claim their core.
+        for &i in &cand {
+            if let Some(h) = self.home[i]
+                && chosen[usize::from(h)].is_none()
+            {
+                chosen[usize::from(h)] = Some(i);
+                placed[i] = true;
+            }
+        }
+        if self.s.policy == Policy::Smp {
+            // Free tasks fill the remaining cores, most urgent first, each
+            // preferring the core it runs on or last ran on; a free task
+            // also displaces a less urgent bound... never an ISR, and
+            // bound tasks are only ISRs under SMP.
+            let free: Vec<usize> = cand.iter().copied().filter(|&i| self.home[i].is_none()).collect();
+            let mut open: Vec<usize> = (0..self.k).filter(|&c| chosen[c].is_none()).collect();
+            let winners: Vec<usize> = free.iter().copied().take(open.len()).collect();
+            // Keep running winners where they are, then last cores, then any.
+            for pass in 0..3 {
+                for &i in &winners {
+                    if placed[i] {
+                        continue;
+                    }
+                    let want = match (pass, self.state[i]) {
+                        (0, State::Running(c)) => Some(usize::from(c)),
+                        (1, _) => self.last_core[i].map(usize::from),
+                        (2, _) => open.first().copied(),
+                        _ => None,
+                    };
+                    if let Some(c) = want
+                        && let Some(pos) = open.iter().position(|&o| o == c)
+                    {
+                        open.remove(pos);
+                        chosen[c] = Some(i);
+                        placed[i] = true;
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            if let State::Running(c) = self.state[i]
+                && chosen[usize::from(c)] != Some(i)
+            {
+                self.stop(i, now);
+            }
+        }
+        for (c, pick) in chosen.iter().enumerate() {
+            if let Some(i) = *pick
+                && self.state[i] != State::Running(c as u16)
+            {
+                if let State::Running(_) = self.state[i] {
+                    self.stop(i, now);
+                }
+                self.start(i, c as u16, now);
+            }
+        }
+    }
+
+    fn finish(mut self) -> Outcome {
+        let now = self.out.makespan_ns;
+        for i in 0..self.r.tasks.len() {
+            self.stop(i, now);
+        }
+        let mut all = Vec::new();
+        let mut jobs = 0;
+        for (i, res) in self.out.tasks.iter_mut().enumerate() {
+            let mut r = std::mem::take(&mut self.responses[i]);
+            jobs += r.len() as u64;
+            res.jobs = r.len() as u64;
+            if !r.is_empty() {
+                all.extend_from_slice(&r);
+                r.sort_unstable();
+                res.response_mean_ns = Some(r.iter().sum::<u64>() / r.len() as u64);
+                res.response_p95_ns = Some(r[(r.len() * 95).div_ceil(100).saturating_sub(1)]);
+                res.response_max_ns = r.last().copied();
+                res.deadline_misses = self.r.tasks[i].period_ns.map(|p| r.iter().filter(|&&x| x > p).count() as u64);
+            }
+            self.out.running_ns += res.running_ns;
+            self.out.ready_ns += res.ready_ns;
+        }
+        self.out.response_mean_ns =
+            if all.is_empty() { 0.0 } else { all.iter().sum::<u64>() as f64 / all.len() as f64 };
+        let span = now.max(1) as f64;
+        self.out.core_busy = self.out.core_busy_ns.iter().map(|&b| b as f64 / span).collect();
+        self.out.throughput_jobs_per_s = jobs as f64 * 1e9 / span;
+        self.out.timeline.sort_by_key(|s| (s.start_ns, s.core));
+        self.out
+    }
+}
