@@ -147,6 +147,10 @@ pub const DEFAULT_NODE_BUDGET: u64 = 10_000_000;
 /// of seconds proves anything.
 pub const EXHAUSTIVE_MAX_TASKS: usize = 300;
 
+/// Move attempts the portfolio's annealing makes in all (restarts × tasks
+/// × steps per task), at least 8 restarts: about a second on two cores.
+const ANNEAL_BUDGET: u64 = 20_000_000;
+
 /// Options of the portfolio.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -289,8 +293,10 @@ fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
     let steps_per_task = Annealer::default().steps_per_task.min(600_000 / problem.len().max(1) as u64).max(50);
     // Restarts alternate between the two starting points.
     let starts = [start.placement.core_of.clone(), greedy_or_metis_other.placement.core_of.clone()];
-    let annealed =
-        Annealer { seed: options.seed, steps_per_task, ..Annealer::default() }.solve_from(problem, platform, &starts);
+    // Small task sets get many restarts (the walk's result varies much with
+    // its random stream): about 20 million move attempts in all.
+    let restarts = (ANNEAL_BUDGET / (steps_per_task * problem.len().max(1) as u64)).clamp(8, 256) as u32;
+    let annealed = Annealer { seed: options.seed, steps_per_task, restarts }.solve_from(problem, platform, &starts);
     // The best heuristic answer is the incumbent the exact search must
     // beat; ties go to the earlier (cheaper) method.
     let heuristic = if rank(&annealed) < rank(&start) { annealed } else { start };
