@@ -69,7 +69,7 @@ impl Cost {
         Cost {
             objective: Objective { overload_ns, cross_traffic },
             total_traffic: problem.total_traffic(),
-            over_capacity: core_utilisation.iter().any(|&u| u > platform.capacity),
+            over_capacity: core_utilisation.iter().zip(&platform.capacity).any(|(&u, &c)| u > c),
             core_utilisation,
             core_load_ns,
             core_limit_ns: limits,

@@ -18,9 +18,10 @@ pub struct Platform {
     pub name: String,
     /// Number of cores (at least 1).
     pub cores: CoreId,
-    /// Largest utilisation a core may carry (0 ..= 1, default 1.0): a core
-    /// above it cannot keep up with its tasks.
-    pub capacity: f64,
+    /// Largest utilisation each core may carry (0 ..= 1, default 1.0 each;
+    /// `1 − capacity` is the headroom kept free): a core above it cannot
+    /// keep up with its tasks.
+    pub capacity: Vec<f64>,
     /// Balance tolerance ε: a core's load may exceed an equal share of the
     /// total load by this fraction (default [`DEFAULT_BALANCE_TOLERANCE`]).
     pub balance_tolerance: f64,
@@ -83,10 +84,18 @@ struct PlatformFile {
     clusters: Option<ClusterSpec>,
     mesh: Option<MeshSpec>,
     distance: Option<Vec<Vec<u32>>>,
-    capacity: Option<f64>,
+    capacity: Option<CapacitySpec>,
     balance: Option<f64>,
     speed: Option<Vec<f64>>,
     costs: Option<Costs>,
+}
+
+/// One capacity for every core, or one per core.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum CapacitySpec {
+    All(f64),
+    PerCore(Vec<f64>),
 }
 
 #[derive(Debug, Deserialize)]
@@ -125,7 +134,7 @@ impl Platform {
         Platform {
             name: cores.to_string(),
             cores,
-            capacity: 1.0,
+            capacity: vec![1.0; k],
             balance_tolerance: DEFAULT_BALANCE_TOLERANCE,
             distance,
             speed: vec![1.0; k],
@@ -243,7 +252,13 @@ impl Platform {
     /// ```toml
     /// name = "RP-2"
     /// clusters = { count = 2, size = 4, near = 1, far = 10 }
-    /// capacity = 0.9   # a core may be at most 90 % busy
+    /// capacity = 0.9   # a core may be at most 90 % busy (or one per core)
+    /// speed = [1, 1, 1, 1, 2, 2, 2, 2]   # relative to the traced core
+    ///
+    /// [costs]            # of crossing cores in the replay
+    /// message_latency_ns = 1000
+    /// byte_ns = 0.25
+    /// migration_ns = 2000
     /// balance = 0.05
     /// ```
     ///
@@ -267,11 +282,22 @@ impl Platform {
         if let Some(name) = f.name {
             p.name = name;
         }
-        if let Some(c) = f.capacity {
-            if !(c > 0.0 && c <= 1.0) {
+        if let Some(spec) = f.capacity {
+            let list = match spec {
+                CapacitySpec::All(c) => vec![c; usize::from(p.cores)],
+                CapacitySpec::PerCore(list) => list,
+            };
+            if list.len() != usize::from(p.cores) {
+                return Err(PlatformError::File(format!(
+                    "capacity lists {} cores but the platform has {}",
+                    list.len(),
+                    p.cores
+                )));
+            }
+            if let Some(c) = list.iter().find(|c| !(**c > 0.0 && **c <= 1.0)) {
                 return Err(PlatformError::File(format!("capacity {c} must be in (0, 1]")));
             }
-            p.capacity = c;
+            p.capacity = list;
         }
         if let Some(b) = f.balance {
             if !(0.0..=10.0).contains(&b) {
@@ -351,18 +377,15 @@ impl Platform {
         let total_speed: f64 = self.speed.iter().sum();
         self.speed
             .iter()
-            .map(|&s| {
+            .zip(&self.capacity)
+            .map(|(&s, &capacity)| {
                 let balance = if self.is_heterogeneous() {
                     let share = (total_load as f64 * s / total_speed).ceil();
                     ((1.0 + self.balance_tolerance) * share).floor() as u64
                 } else {
                     self.balance_limit(total_load)
                 };
-                if horizon_ns == 0 {
-                    balance
-                } else {
-                    balance.min((self.capacity * s * horizon_ns as f64).floor() as u64)
-                }
+                if horizon_ns == 0 { balance } else { balance.min((capacity * s * horizon_ns as f64).floor() as u64) }
             })
             .collect()
     }
@@ -416,7 +439,10 @@ mod tests {
             "name = \"RP-2\"\nclusters = { count = 2, size = 4 }\ncapacity = 0.9\nbalance = 0.05\n",
         )
         .unwrap();
-        assert_eq!((p.name.as_str(), p.cores, p.capacity, p.balance_tolerance), ("RP-2", 8, 0.9, 0.05));
+        assert_eq!((p.name.as_str(), p.cores, p.capacity[7], p.balance_tolerance), ("RP-2", 8, 0.9, 0.05));
+        // Core 0 takes the interrupts: keep half of it free.
+        let q = Platform::from_toml("cores = 2\ncapacity = [0.5, 1.0]\nbalance = 1.0\n").unwrap();
+        assert_eq!(q.core_limits(100, 100), vec![50, 100]);
         assert_eq!(p.distance(0, 4), 10);
         let m = Platform::from_toml("distance = [[0, 2, 5], [2, 0, 1], [5, 1, 0]]\n").unwrap();
         assert_eq!((m.cores, m.distance(0, 2)), (3, 5));
@@ -425,6 +451,7 @@ mod tests {
             ("distance = [[0, 2], [3, 0]]\n", "distance[0][1] = 2 but distance[1][0] = 3"),
             ("distance = [[1, 2], [2, 0]]\n", "the diagonal must be 0"),
             ("cores = 2\ncapacity = 1.5\n", "capacity 1.5 must be in (0, 1]"),
+            ("cores = 2\ncapacity = [0.5]\n", "capacity lists 1 cores but the platform has 2"),
             ("cores = 2\nspeed = [1.0]\n", "speed lists 1 cores but the platform has 2"),
             ("cores = 2\nspeed = [1.0, 0.0]\n", "speed 0 must be in (0, 1000]"),
             ("cores = 2\nspeeds = [1.0, 1.0]\n", "unknown field `speeds`"),

@@ -286,7 +286,7 @@ impl Problem {
                 let load: u64 = members.iter().map(|&i| self.load[i as usize]).sum();
                 let best = (0..k)
                     .filter(|&c| shared[c])
-                    .map(|c| platform.capacity * platform.speed[c] * self.horizon_ns as f64)
+                    .map(|c| platform.capacity[c] * platform.speed[c] * self.horizon_ns as f64)
                     .fold(0.0, f64::max);
                 if load as f64 > best {
                     return Err(PlacementError::Conflict {
@@ -514,12 +514,13 @@ impl Problem {
             let on: Vec<usize> = (0..self.len()).filter(|&i| self.pinned[i] == Some(core)).collect();
             let load: u64 = on.iter().map(|&i| self.load[i]).sum();
             let utilisation = load as f64 / (self.horizon_ns as f64 * platform.speed[usize::from(core)]);
-            if utilisation > platform.capacity {
+            let capacity = platform.capacity[usize::from(core)];
+            if utilisation > capacity {
                 return Err(PlacementError::Overloaded {
                     core,
                     tasks: on.iter().map(|&i| self.names[i].as_str()).collect::<Vec<_>>().join(", "),
                     utilisation: utilisation * 100.0,
-                    capacity: platform.capacity * 100.0,
+                    capacity: capacity * 100.0,
                 });
             }
         }
