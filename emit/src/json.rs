@@ -11,7 +11,8 @@ use serde_json::json;
 use crate::{Emitter, Report, VERSION};
 
 /// Version of the analysis JSON schema. 2: `cost.balance_limit_ns` became
-/// the per-core `cost.core_limit_ns`; `platform.speed` added.
+/// the per-core `cost.core_limit_ns`, `platform.capacity` a per-core list;
+/// `platform.speed`, `platform.costs` and `replay` added.
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The replay comparison: each policy's outcome, with the improvement over

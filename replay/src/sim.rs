@@ -165,6 +165,12 @@ struct Sim<'a> {
     responses: Vec<Vec<u64>>,
     out: Outcome,
     seg_start: Vec<u64>,
+    /// Something changed that may change who runs where.
+    dirty: bool,
+    /// Scratch buffers of `schedule`.
+    cand: Vec<usize>,
+    chosen: Vec<Option<usize>>,
+    placed: Vec<bool>,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
@@ -244,6 +250,10 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
             timeline: Vec::new(),
         },
         seg_start: vec![0; n],
+        dirty: true,
+        cand: Vec::with_capacity(n),
+        chosen: vec![None; k],
+        placed: vec![false; n],
     };
     for i in 0..n {
         if replay.tasks[i].jobs.is_empty() {
@@ -289,7 +299,10 @@ impl Sim<'_> {
             self.release(now);
             self.process_points(now);
             self.release(now);
-            self.schedule(now);
+            if self.dirty {
+                self.schedule(now);
+                self.dirty = false;
+            }
             // Next event.
             let mut next = u64::MAX;
             for i in 0..n {
@@ -372,6 +385,7 @@ impl Sim<'_> {
         for i in 0..self.r.tasks.len() {
             if self.state[i] == State::Waiting && self.release_time(i) <= now {
                 self.state[i] = State::Ready;
+                self.dirty = true;
                 if self.phase[i] == 0 {
                     self.job_release[i] = self.release_time(i);
                     if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
@@ -402,6 +416,7 @@ impl Sim<'_> {
                 if self.work_to_next(i) > 0 {
                     continue;
                 }
+                self.dirty = true;
                 let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
                 if let Some(&(_, action)) = phase.actions.get(self.next_action[i]) {
                     self.next_action[i] += 1;
@@ -505,11 +520,16 @@ impl Sim<'_> {
         let n = self.r.tasks.len();
         // Candidates: ready or running, most urgent first; running ones
         // first among equals, then lower index.
-        let mut cand: Vec<usize> =
-            (0..n).filter(|&i| matches!(self.state[i], State::Ready | State::Running(_))).collect();
-        cand.sort_by_key(|&i| (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), i));
-        let mut chosen: Vec<Option<usize>> = vec![None; self.k];
-        let mut placed = vec![false; n];
+        let mut cand = std::mem::take(&mut self.cand);
+        cand.clear();
+        cand.extend((0..n).filter(|&i| matches!(self.state[i], State::Ready | State::Running(_))));
+        cand.sort_unstable_by_key(|&i| {
+            (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), i)
+        });
+        let mut chosen = std::mem::take(&mut self.chosen);
+        chosen.iter_mut().for_each(|c| *c = None);
+        let mut placed = std::mem::take(&mut self.placed);
+        placed.iter_mut().for_each(|p| *p = false);
         // Bound tasks (fixed policies, ISRs) claim their core.
         for &i in &cand {
             if let Some(h) = self.home[i]
@@ -521,13 +541,11 @@ impl Sim<'_> {
         }
         if self.s.policy == Policy::Smp {
             // Free tasks fill the remaining cores, most urgent first, each
-            // preferring the core it runs on or last ran on; a free task
-            // also displaces a less urgent bound... never an ISR, and
-            // bound tasks are only ISRs under SMP.
-            let free: Vec<usize> = cand.iter().copied().filter(|&i| self.home[i].is_none()).collect();
+            // keeping the core it runs on, else the one it last ran on,
+            // else any (bound tasks are only ISRs under SMP).
             let mut open: Vec<usize> = (0..self.k).filter(|&c| chosen[c].is_none()).collect();
-            let winners: Vec<usize> = free.iter().copied().take(open.len()).collect();
-            // Keep running winners where they are, then last cores, then any.
+            let winners: Vec<usize> =
+                cand.iter().copied().filter(|&i| self.home[i].is_none()).take(open.len()).collect();
             for pass in 0..3 {
                 for &i in &winners {
                     if placed[i] {
@@ -549,7 +567,7 @@ impl Sim<'_> {
                 }
             }
         }
-        for i in 0..n {
+        for &i in &cand {
             if let State::Running(c) = self.state[i]
                 && chosen[usize::from(c)] != Some(i)
             {
@@ -566,6 +584,9 @@ impl Sim<'_> {
                 self.start(i, c as u16, now);
             }
         }
+        self.cand = cand;
+        self.chosen = chosen;
+        self.placed = placed;
     }
 
     fn finish(mut self) -> Outcome {
