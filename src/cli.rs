@@ -262,8 +262,18 @@ pub(crate) struct EmitArgs {
 /// Output kinds of `corera emit`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(crate) enum Target {
-    /// Generic C header.
+    /// Generic C header: defines, task -> core table, per-core task lists.
     CHeader,
+    /// The generic header plus FreeRTOS SMP affinity masks and
+    /// `corera_apply_freertos()`.
+    Freertos,
+    /// The generic header plus Zephyr CPU masks and `corera_apply_zephyr()`.
+    Zephyr,
+    /// The generic header plus `cpu_set_t` / `pthread_setaffinity_np`
+    /// helpers for Linux threads.
+    Posix,
+    /// A shell script pinning Linux processes by name with `taskset`.
+    Taskset,
     /// The analysis JSON.
     Json,
 }

@@ -1,7 +1,7 @@
 //! One function per subcommand.
 
 use anyhow::Context;
-use corera_emit::{CHeader, Emitter, Json};
+use corera_emit::{CHeader, Emitter, HeaderTarget, Json, TasksetScript};
 use corera_trace_ingest::TraceSummary;
 
 use crate::cli::{
@@ -37,7 +37,7 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
         .with_context(|| format!("could not create output directory `{}`", args.output.display()))
         .internal()?;
     let mut written = Vec::new();
-    for emitter in [&CHeader as &dyn Emitter, &Json] {
+    for emitter in [&CHeader::default() as &dyn Emitter, &Json] {
         let path = args.output.join(emitter.file_name());
         pipeline::write(&path, &emitter.emit(&report))?;
         written.push(path.display().to_string());
@@ -226,8 +226,13 @@ fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> 
 fn emit(args: &EmitArgs, quiet: bool) -> Result<(), Failure> {
     let a = pipeline::analyze(&args.input, &args.place, quiet)?;
     warn(quiet, &a.name, &a.warnings);
+    let header = |target| CHeader { target };
     let emitter: &dyn Emitter = match args.target {
-        Target::CHeader => &CHeader,
+        Target::CHeader => &header(HeaderTarget::Generic),
+        Target::Freertos => &header(HeaderTarget::FreeRtos),
+        Target::Zephyr => &header(HeaderTarget::Zephyr),
+        Target::Posix => &header(HeaderTarget::Posix),
+        Target::Taskset => &TasksetScript,
         Target::Json => &Json,
     };
     pipeline::write(&args.output, &emitter.emit(&a.report()))

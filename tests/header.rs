@@ -56,3 +56,176 @@ int main(void) {
     assert_eq!(from_c, from_json);
     assert_eq!(from_c.len(), 24);
 }
+
+/// Stand-ins for each RTOS API, with the real signatures, that record what
+/// the header's apply function did; each program prints `name=core` lines.
+const FREERTOS_CHECK: &str = r#"#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+/* FreeRTOS stand-ins (signatures as in FreeRTOS-Kernel 11 task.h). */
+typedef unsigned long UBaseType_t;
+typedef struct tskTaskControlBlock *TaskHandle_t;
+#define configNUMBER_OF_CORES 3
+struct tskTaskControlBlock { const char *name; UBaseType_t mask; };
+static struct tskTaskControlBlock tcbs[64];
+static unsigned ntcbs;
+TaskHandle_t xTaskGetHandle(const char *pcNameToQuery);
+void vTaskCoreAffinitySet(const TaskHandle_t xTask, UBaseType_t uxCoreAffinityMask);
+TaskHandle_t xTaskGetHandle(const char *pcNameToQuery) {
+    unsigned i;
+    for (i = 0; i < ntcbs; i++) if (strcmp(tcbs[i].name, pcNameToQuery) == 0) return &tcbs[i];
+    return NULL;
+}
+void vTaskCoreAffinitySet(const TaskHandle_t xTask, UBaseType_t uxCoreAffinityMask) { xTask->mask = uxCoreAffinityMask; }
+#include "affinity_freertos.h"
+int main(void) {
+    static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
+    unsigned i, c;
+    for (i = 0; i < CORERA_NUM_TASKS; i++) tcbs[ntcbs++].name = all[i].name;
+    if (corera_apply_freertos() != 0) return 1;
+    for (i = 0; i < ntcbs; i++) {
+        if (tcbs[i].mask == 0) continue;
+        for (c = 0; !(tcbs[i].mask & (1ul << c)); c++) {}
+        if (tcbs[i].mask != (1ul << c)) return 2;
+        printf("%s=%u\n", tcbs[i].name, c);
+    }
+    return CORERA_AFFINITY_MASK_RASTERIZER == (1ul << CORERA_CORE_RASTERIZER) ? 0 : 3;
+}
+"#;
+
+const ZEPHYR_CHECK: &str = r#"#include <stdio.h>
+#include <string.h>
+/* Zephyr stand-ins (signatures as in zephyr/kernel.h, 3.x). */
+#define BIT(n) (1UL << (n))
+#define CONFIG_MP_MAX_NUM_CPUS 4
+struct k_thread { const char *name; int cpu; };
+typedef struct k_thread *k_tid_t;
+typedef void (*k_thread_user_cb_t)(const struct k_thread *thread, void *user_data);
+static struct k_thread threads[64];
+static unsigned nthreads;
+void k_thread_foreach(k_thread_user_cb_t user_cb, void *user_data);
+const char *k_thread_name_get(k_tid_t thread);
+int k_thread_cpu_pin(k_tid_t thread, int cpu);
+void k_thread_foreach(k_thread_user_cb_t user_cb, void *user_data) {
+    unsigned i;
+    for (i = 0; i < nthreads; i++) user_cb(&threads[i], user_data);
+}
+const char *k_thread_name_get(k_tid_t thread) { return thread->name; }
+int k_thread_cpu_pin(k_tid_t thread, int cpu) { thread->cpu = cpu; return 0; }
+#include "affinity_zephyr.h"
+int main(void) {
+    static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
+    unsigned i;
+    threads[nthreads].name = "idle";
+    threads[nthreads++].cpu = -1;
+    for (i = 0; i < CORERA_NUM_TASKS; i++) { threads[nthreads].name = all[i].name; threads[nthreads++].cpu = -1; }
+    if (corera_apply_zephyr() != CORERA_NUM_TASKS) return 1;
+    for (i = 0; i < nthreads; i++) if (threads[i].cpu >= 0) printf("%s=%d\n", threads[i].name, threads[i].cpu);
+    return CORERA_CPU_MASK_RASTERIZER == BIT(CORERA_CORE_RASTERIZER) ? 0 : 3;
+}
+"#;
+
+const POSIX_CHECK: &str = r#"#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include "affinity_posix.h"
+int main(void) {
+    static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
+    unsigned i, c;
+    for (i = 0; i < CORERA_NUM_TASKS; i++) {
+        cpu_set_t set;
+        corera_cpu_set(i, &set);
+        if (CPU_COUNT(&set) != 1) return 1;
+        for (c = 0; !CPU_ISSET(c, &set); c++) {}
+        printf("%s=%u\n", all[i].name, c);
+    }
+    /* Pinning this thread to a task's CPU really works (core 0 exists everywhere). */
+    for (i = 0; i < CORERA_NUM_TASKS; i++) {
+        if (all[i].core == 0) return corera_pin_pthread(pthread_self(), i) == 0 ? 0 : 2;
+    }
+    return 0;
+}
+"#;
+
+#[test]
+fn every_header_variant_compiles_against_its_api_and_matches_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", "samples/printer/printer.log", "--cores", "3", "-q", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    let placement: Vec<(String, u64)> = json["placement"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["task"].as_str().unwrap().to_string(), p["core"].as_u64().unwrap()))
+        .collect();
+    let isrs: Vec<&str> = json["graph"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["kind"] == "isr")
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(isrs.len(), 3);
+    let expect = |skip_isrs: bool| {
+        let mut lines: Vec<String> = placement
+            .iter()
+            .filter(|(t, _)| !skip_isrs || !isrs.contains(&t.as_str()))
+            .map(|(t, c)| format!("{t}={c}"))
+            .collect();
+        lines.sort();
+        lines
+    };
+    for (target, file, program, skip_isrs) in [
+        ("freertos", "affinity_freertos.h", FREERTOS_CHECK, true),
+        ("zephyr", "affinity_zephyr.h", ZEPHYR_CHECK, false),
+        ("posix", "affinity_posix.h", POSIX_CHECK, false),
+    ] {
+        corera()
+            .args(["emit", "samples/printer/printer.log", "--cores", "3", "-q", "--target", target, "-o"])
+            .arg(dir.path().join(file))
+            .assert()
+            .success();
+        let source = dir.path().join(format!("check_{target}.c"));
+        std::fs::write(&source, program).unwrap();
+        let exe = dir.path().join(format!("check_{target}"));
+        let cc = Command::new("gcc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
+            .arg(&exe)
+            .arg(&source)
+            .current_dir(dir.path())
+            .output()
+            .expect("gcc is installed (.ci/run installs it)");
+        assert!(cc.status.success(), "{target}: {}", String::from_utf8_lossy(&cc.stderr));
+        let run = Command::new(&exe).output().unwrap();
+        assert!(run.status.success(), "{target}: exit {:?}", run.status.code());
+        let mut got: Vec<String> = String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect();
+        got.sort();
+        assert_eq!(got, expect(skip_isrs), "{target}");
+    }
+    // The taskset script: valid shell, one line per task with its core.
+    let script = dir.path().join("affinity.sh");
+    corera()
+        .args(["emit", "samples/printer/printer.log", "--cores", "3", "-q", "--target", "taskset", "-o"])
+        .arg(&script)
+        .assert()
+        .success();
+    let check = Command::new("sh").arg("-n").arg(&script).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let text = std::fs::read_to_string(&script).unwrap();
+    let mut pins: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("pin '"))
+        .map(|l| {
+            let (name, core) = l.split_once("' ").unwrap();
+            format!("{name}={core}")
+        })
+        .collect();
+    pins.sort();
+    assert_eq!(pins, expect(false));
+}

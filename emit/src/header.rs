@@ -1,4 +1,5 @@
-//! The generic C affinity header.
+//! The C affinity headers: generic C, FreeRTOS SMP, Zephyr and POSIX, and
+//! a `taskset` script for Linux processes.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -9,8 +10,38 @@ use crate::{Emitter, Report, VERSION};
 /// task → core table (as an initializer macro, and as a `static const`
 /// array when `CORERA_AFFINITY_TABLE` is defined before inclusion), and
 /// per-core task counts and lists for AMP start-up code.
+///
+/// Each [`HeaderTarget`] adds what its RTOS needs after the generic part:
+/// affinity masks, a check against the RTOS's core count, and a function
+/// that applies the placement to the running tasks by name.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CHeader;
+pub struct CHeader {
+    /// Which RTOS API the header also speaks.
+    pub target: HeaderTarget,
+}
+
+/// The RTOS API a header targets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HeaderTarget {
+    /// Plain C: defines and tables only.
+    #[default]
+    Generic,
+    /// FreeRTOS SMP (`configUSE_CORE_AFFINITY`): masks for
+    /// `vTaskCoreAffinitySet`, a check against `configNUMBER_OF_CORES`,
+    /// and `corera_apply_freertos()` (uses `xTaskGetHandle`).
+    FreeRtos,
+    /// Zephyr SMP (`CONFIG_SCHED_CPU_MASK`): CPU masks, a check against
+    /// `CONFIG_MP_MAX_NUM_CPUS`, and `corera_apply_zephyr()` (pins threads
+    /// found by name with `k_thread_cpu_pin`).
+    Zephyr,
+    /// POSIX threads on Linux: `corera_cpu_set()` fills a `cpu_set_t` and
+    /// `corera_pin_pthread()` calls `pthread_setaffinity_np`.
+    Posix,
+}
+
+/// A shell script that pins Linux processes (by name) with `taskset`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TasksetScript;
 
 /// Turns task names into unique C identifier suffixes, deterministically:
 /// upper case, every run of other characters becomes one `_`, a leading
@@ -64,11 +95,21 @@ fn c_string(s: &str) -> String {
 
 impl Emitter for CHeader {
     fn name(&self) -> &'static str {
-        "c-header"
+        match self.target {
+            HeaderTarget::Generic => "c-header",
+            HeaderTarget::FreeRtos => "freertos",
+            HeaderTarget::Zephyr => "zephyr",
+            HeaderTarget::Posix => "posix",
+        }
     }
 
     fn file_name(&self) -> &'static str {
-        "affinity.h"
+        match self.target {
+            HeaderTarget::Generic => "affinity.h",
+            HeaderTarget::FreeRtos => "affinity_freertos.h",
+            HeaderTarget::Zephyr => "affinity_zephyr.h",
+            HeaderTarget::Posix => "affinity_posix.h",
+        }
     }
 
     fn emit(&self, r: &Report<'_>) -> Vec<u8> {
@@ -156,7 +197,154 @@ impl Emitter for CHeader {
             s,
             "static const corera_task_core_t corera_task_cores[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;"
         );
-        let _ = writeln!(s, "#endif\n\n#endif /* CORERA_AFFINITY_H */");
+        let _ = writeln!(s, "#endif\n");
+        match self.target {
+            HeaderTarget::Generic => {}
+            HeaderTarget::FreeRtos => {
+                // Tasks only, not ISRs: the task graph knows which is which.
+                let isr = |i: usize| {
+                    r.graph.tasks.iter().any(|t| t.id == p.task_ids[i] && t.kind == corera_trace_ingest::TaskKind::Isr)
+                };
+                let tasks: Vec<(&str, &str)> = order
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, i)| !isr(**i))
+                    .map(|(k, &i)| (p.names[i].as_str(), ids[k].as_str()))
+                    .collect();
+                freertos(&mut s, &ids, width, &tasks);
+            }
+            HeaderTarget::Zephyr => zephyr(&mut s, &ids, width),
+            HeaderTarget::Posix => posix(&mut s),
+        }
+        let _ = writeln!(s, "#endif /* CORERA_AFFINITY_H */");
+        s.into_bytes()
+    }
+}
+
+/// FreeRTOS SMP: include after `FreeRTOS.h` and `task.h`.
+fn freertos(s: &mut String, ids: &[String], width: usize, tasks: &[(&str, &str)]) {
+    let _ = writeln!(
+        s,
+        "/* FreeRTOS SMP (configUSE_CORE_AFFINITY = 1): include after FreeRTOS.h and task.h. */\n\
+         #if defined(configNUMBER_OF_CORES) && (configNUMBER_OF_CORES < CORERA_NUM_CORES)\n\
+         #error \"corera placed tasks on CORERA_NUM_CORES cores but configNUMBER_OF_CORES is smaller\"\n\
+         #endif\n"
+    );
+    let _ = writeln!(s, "/* Core affinity mask of each task, for vTaskCoreAffinitySet(). */");
+    for id in ids {
+        let _ = writeln!(s, "#define CORERA_AFFINITY_MASK_{id:<width$} ((UBaseType_t)1u << CORERA_CORE_{id})");
+    }
+    let _ = writeln!(
+        s,
+        "\n/* Pins task `name` to `core`; returns 1 when no such task exists (xTaskGetHandle\n \
+         * needs INCLUDE_xTaskGetHandle = 1). */\n\
+         static inline unsigned corera_freertos_pin(const char *name, unsigned core) {{\n    \
+         TaskHandle_t handle = xTaskGetHandle(name);\n    \
+         if (handle == NULL) return 1;\n    \
+         vTaskCoreAffinitySet(handle, (UBaseType_t)1u << core);\n    \
+         return 0;\n}}\n\n\
+         /* Pins every task of the placement (ISRs are left out: route their interrupts to\n \
+         * CORERA_CORE_<ISR> in the interrupt controller); returns how many were not found.\n \
+         * Call after creating the tasks, before vTaskStartScheduler(). */\n\
+         static inline unsigned corera_apply_freertos(void) {{\n    unsigned missing = 0;"
+    );
+    for (name, id) in tasks {
+        let _ = writeln!(s, "    missing += corera_freertos_pin({}, CORERA_CORE_{id});", c_string(name));
+    }
+    let _ = writeln!(s, "    return missing;\n}}\n");
+}
+
+/// Zephyr: include after `zephyr/kernel.h` (and `string.h`).
+fn zephyr(s: &mut String, ids: &[String], width: usize) {
+    let _ = writeln!(
+        s,
+        "/* Zephyr SMP (CONFIG_SCHED_CPU_MASK=y, CONFIG_THREAD_NAME=y): include after\n \
+         * <zephyr/kernel.h> and <string.h>. */\n\
+         #if defined(CONFIG_MP_MAX_NUM_CPUS) && (CONFIG_MP_MAX_NUM_CPUS < CORERA_NUM_CORES)\n\
+         #error \"corera placed threads on CORERA_NUM_CORES CPUs but CONFIG_MP_MAX_NUM_CPUS is smaller\"\n\
+         #endif\n"
+    );
+    let _ = writeln!(s, "/* CPU mask of each thread. */");
+    for id in ids {
+        let _ = writeln!(s, "#define CORERA_CPU_MASK_{id:<width$} BIT(CORERA_CORE_{id})");
+    }
+    let _ = writeln!(
+        s,
+        "\nstruct corera_zephyr_apply {{\n    unsigned pinned;\n    int errors;\n}};\n\n\
+         static inline void corera_zephyr_pin_one(const struct k_thread *thread, void *user_data) {{\n    \
+         static const corera_task_core_t table[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;\n    \
+         struct corera_zephyr_apply *result = user_data;\n    \
+         const char *name = k_thread_name_get((k_tid_t)thread);\n    \
+         unsigned i;\n    \
+         if (name == NULL) return;\n    \
+         for (i = 0; i < CORERA_NUM_TASKS; i++) {{\n        \
+         if (strcmp(name, table[i].name) == 0) {{\n            \
+         if (k_thread_cpu_pin((k_tid_t)thread, (int)table[i].core) == 0) result->pinned++;\n            \
+         else result->errors++;\n            return;\n        }}\n    }}\n}}\n\n\
+         /* Pins every named thread of the table to its CPU (threads must not be running:\n \
+         * call before starting them); returns the number pinned, or -1 on any error. */\n\
+         static inline int corera_apply_zephyr(void) {{\n    \
+         struct corera_zephyr_apply result = {{0, 0}};\n    \
+         k_thread_foreach(corera_zephyr_pin_one, &result);\n    \
+         return result.errors ? -1 : (int)result.pinned;\n}}\n"
+    );
+}
+
+/// POSIX threads on Linux: define `_GNU_SOURCE` and include `<pthread.h>`
+/// and `<sched.h>` first.
+fn posix(s: &mut String) {
+    let _ = writeln!(
+        s,
+        "/* POSIX threads on Linux: define _GNU_SOURCE and include <pthread.h> and <sched.h>\n \
+         * before this header. */\n\n\
+         /* Fills *set with the CPU of task `index` (a CORERA_TASK_ID_ value). */\n\
+         static inline void corera_cpu_set(unsigned index, cpu_set_t *set) {{\n    \
+         static const corera_task_core_t table[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;\n    \
+         CPU_ZERO(set);\n    \
+         if (index < CORERA_NUM_TASKS) CPU_SET(table[index].core, set);\n}}\n\n\
+         /* Pins thread `thread` to the CPU of task `index`; returns pthread_setaffinity_np's result. */\n\
+         static inline int corera_pin_pthread(pthread_t thread, unsigned index) {{\n    \
+         cpu_set_t set;\n    \
+         corera_cpu_set(index, &set);\n    \
+         return pthread_setaffinity_np(thread, sizeof set, &set);\n}}\n"
+    );
+}
+
+/// Single-quotes `s` for a POSIX shell.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+impl Emitter for TasksetScript {
+    fn name(&self) -> &'static str {
+        "taskset"
+    }
+
+    fn file_name(&self) -> &'static str {
+        "affinity.sh"
+    }
+
+    fn emit(&self, r: &Report<'_>) -> Vec<u8> {
+        let p = r.problem;
+        let core_of = &r.solution.placement.core_of;
+        let mut order: Vec<usize> = (0..p.len()).collect();
+        order.sort_by(|&a, &b| p.names[a].cmp(&p.names[b]).then(a.cmp(&b)));
+        let mut s = String::new();
+        let _ = writeln!(s, "#!/bin/sh");
+        let _ = writeln!(s, "# Task placement generated by corera {VERSION} from {}", r.input_name.replace('\n', " "));
+        let _ = writeln!(s, "# (input hash {:016x}). Pins every running process or thread whose name", r.source.hash);
+        let _ = writeln!(s, "# matches a placed task to its CPU with taskset; tasks not running are skipped.");
+        let _ = writeln!(s, "# Usage: sh affinity.sh   (as a user allowed to change their affinity)");
+        let _ = writeln!(s, "set -u\nstatus=0\npin() {{");
+        let _ = writeln!(s, "    for pid in $(pgrep -x -- \"$1\" 2>/dev/null); do");
+        let _ = writeln!(s, "        taskset -a -p -c \"$2\" \"$pid\" >/dev/null || status=1");
+        let _ = writeln!(s, "    done\n}}");
+        for &i in &order {
+            // Linux comm names are at most 15 bytes.
+            let name: String = p.names[i].chars().take(15).collect();
+            let _ = writeln!(s, "pin {} {}", shell_quote(&name), core_of[i]);
+        }
+        let _ = writeln!(s, "exit $status");
         s.into_bytes()
     }
 }

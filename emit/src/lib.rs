@@ -23,7 +23,7 @@ use corera_search::Solution;
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{Fingerprint, TraceSummary, Warning};
 
-pub use header::{CHeader, c_identifiers};
+pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use json::{Json, SCHEMA_VERSION};
 pub use summary::summary;
 pub use write::write_atomic;

@@ -44,7 +44,7 @@ fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
 
 #[test]
 fn header_snapshot() {
-    let text = with_report(|r| String::from_utf8(CHeader.emit(r)).unwrap());
+    let text = with_report(|r| String::from_utf8(CHeader::default().emit(r)).unwrap());
     insta::assert_snapshot!(text);
 }
 
