@@ -195,6 +195,11 @@ pub(crate) struct AnalyzeArgs {
     /// Print the analysis JSON on stdout instead of the summary table.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Also write the replay timelines: `timeline-<policy>.json` (Chrome /
+    /// Perfetto trace JSON) for each policy and `amp.btf` (BTF of the AMP
+    /// run).
+    #[arg(long)]
+    pub(crate) timelines: bool,
 }
 
 #[derive(Debug, Args)]
@@ -295,6 +300,14 @@ pub(crate) struct SimulateArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Write the timeline as Chrome / Perfetto trace JSON (cores as
+    /// tracks, jobs as slices, signals as flow arrows).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) perfetto: Option<PathBuf>,
+    /// Write the timeline as BTF (readable by `corera ingest` and Trace
+    /// Compass).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) btf: Option<PathBuf>,
 }
 
 /// Replay scheduling policies.

@@ -42,6 +42,27 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
         pipeline::write(&path, &emitter.emit(&report))?;
         written.push(path.display().to_string());
     }
+    let mut cores_by_id = vec![0u16; a.graph.tasks.len()];
+    for (i, &id) in a.problem.task_ids.iter().enumerate() {
+        if let Some(c) = cores_by_id.get_mut(id as usize) {
+            *c = a.solution.placement.core_of[i];
+        }
+    }
+    let dot = args.output.join("graph.dot");
+    pipeline::write(&dot, a.graph.to_dot(Some(&cores_by_id)).as_bytes())?;
+    written.push(dot.display().to_string());
+    if args.timelines {
+        for o in &a.replay {
+            let path = args.output.join(format!("timeline-{}.json", o.policy.name()));
+            pipeline::write(&path, &corera_emit::perfetto(&a.workload, o))?;
+            written.push(path.display().to_string());
+            if o.policy == corera_replay::Policy::Amp {
+                let path = args.output.join("amp.btf");
+                pipeline::write(&path, &corera_emit::btf(&a.workload, o))?;
+                written.push(path.display().to_string());
+            }
+        }
+    }
     if args.json {
         return stdout(&String::from_utf8(Json.emit(&report)).expect("JSON is UTF-8"));
     }
@@ -284,10 +305,14 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
         (None, _) => vec![0; p.problem.len()],
     };
     let cores = pipeline::replay_cores(&replay, &p.problem, &core_of);
-    let o = corera_replay::simulate(
-        &replay,
-        &Setup { policy, platform: &p.platform, core_of: Some(&cores), timeline: false },
-    );
+    let timeline = args.perfetto.is_some() || args.btf.is_some();
+    let o = corera_replay::simulate(&replay, &Setup { policy, platform: &p.platform, core_of: Some(&cores), timeline });
+    if let Some(path) = &args.perfetto {
+        pipeline::write(path, &corera_emit::perfetto(&replay, &o))?;
+    }
+    if let Some(path) = &args.btf {
+        pipeline::write(path, &corera_emit::btf(&replay, &o))?;
+    }
     if args.json {
         let value = serde_json::json!({ "input": p.name, "platform": p.platform, "outcome": o });
         return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));

@@ -110,6 +110,8 @@ pub(crate) struct Analysis {
     pub(crate) cost: Cost,
     pub(crate) warnings: Vec<Warning>,
     pub(crate) replay: Vec<Outcome>,
+    /// The workload the replays ran.
+    pub(crate) workload: Replay,
 }
 
 /// Builds the task graph of a trace.
@@ -135,8 +137,8 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     solution.notes.extend(chosen);
     let cost = Cost::of(&problem, &platform, &solution.placement);
     let summary = TraceSummary::of(&parsed.trace);
-    let replay = replay_all(&parsed.trace, &graph, &platform, &problem, &solution.placement.core_of, quiet);
-    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings, replay })
+    let (workload, replay) = replay_all(&parsed.trace, &graph, &platform, &problem, &solution.placement.core_of, quiet);
+    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings, replay, workload })
 }
 
 /// A trace read and turned into a placement problem.
@@ -247,7 +249,7 @@ pub(crate) fn replay_cores(replay: &Replay, problem: &Problem, core_of: &[u16]) 
 }
 
 /// Replays the trace on one core, under global SMP, and under the AMP
-/// placement.
+/// placement, keeping the timelines.
 fn replay_all(
     trace: &Trace,
     graph: &TaskGraph,
@@ -255,17 +257,17 @@ fn replay_all(
     problem: &Problem,
     core_of: &[u16],
     quiet: bool,
-) -> Vec<Outcome> {
+) -> (Replay, Vec<Outcome>) {
     let progress = Progress::new(quiet);
     progress.step("replaying the trace on one core, SMP and AMP");
     let replay = replay_of(trace, graph);
     let cores = replay_cores(&replay, problem, core_of);
     let out = [Policy::Single, Policy::Smp, Policy::Amp]
         .into_iter()
-        .map(|policy| simulate(&replay, &Setup { policy, platform, core_of: Some(&cores), timeline: false }))
+        .map(|policy| simulate(&replay, &Setup { policy, platform, core_of: Some(&cores), timeline: true }))
         .collect();
     progress.finish();
-    out
+    (replay, out)
 }
 
 /// The traffic / busiest-core trade-off front.

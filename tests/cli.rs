@@ -631,3 +631,52 @@ fn simulate_replays_each_policy_and_analyze_compares_them() {
     assert_eq!(policies[0]["ready_ns"], single["ready_ns"]);
     assert_eq!(policies[2]["ready_ns"], from_file["ready_ns"]);
 }
+
+#[test]
+fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (btf, trace_json) = (dir.path().join("amp.btf"), dir.path().join("amp.json"));
+    let out = corera()
+        .args(["simulate", SAMPLE, "--policy", "amp", "-q", "--json", "--btf"])
+        .arg(&btf)
+        .arg("--perfetto")
+        .arg(&trace_json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let outcome = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["outcome"].clone();
+    // The BTF, read by corera's own BTF reader, gives each task the RUNNING
+    // time the replay gave it.
+    let graph = dir.path().join("graph.json");
+    corera().args(["graph", "-q", "-o"]).arg(&graph).arg(&btf).assert().success();
+    let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&graph).unwrap()).unwrap();
+    let running: std::collections::HashMap<&str, u64> = g["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap(), t["running_ns"].as_u64().unwrap()))
+        .collect();
+    for t in outcome["tasks"].as_array().unwrap() {
+        assert_eq!(running[t["name"].as_str().unwrap()], t["running_ns"].as_u64().unwrap(), "{}", t["name"]);
+    }
+    // The Perfetto JSON: a track per core, a slice per run, flow arrows.
+    let p: serde_json::Value = serde_json::from_slice(&std::fs::read(&trace_json).unwrap()).unwrap();
+    let events = p["traceEvents"].as_array().unwrap();
+    let count = |ph: &str| events.iter().filter(|e| e["ph"] == ph).count();
+    assert_eq!(count("M"), 3, "process name and two core tracks");
+    assert!(count("X") > 10_000);
+    assert_eq!(count("s"), count("f"));
+    assert!(count("s") > 1_000);
+    let sliced: f64 = events.iter().filter(|e| e["ph"] == "X").map(|e| e["dur"].as_f64().unwrap()).sum();
+    let total: u64 = outcome["running_ns"].as_u64().unwrap();
+    assert!((sliced * 1000.0 - total as f64).abs() < 1.0, "{sliced} us vs {total} ns");
+    assert!(events.iter().filter(|e| e["ph"] == "X").all(|e| e["tid"].as_u64() < Some(2)));
+    // analyze --timelines writes one per policy plus the AMP BTF, and a
+    // DOT graph coloured by core.
+    corera().args(["analyze", SAMPLE, "-q", "--timelines", "-o"]).arg(dir.path()).assert().success();
+    for file in ["timeline-single.json", "timeline-smp.json", "timeline-amp.json", "amp.btf", "graph.dot"] {
+        assert!(dir.path().join(file).metadata().unwrap().len() > 1000, "{file}");
+    }
+    let dot = std::fs::read_to_string(dir.path().join("graph.dot")).unwrap();
+    assert!(dot.contains("\\ncore 1") && dot.contains("fillcolor=\"#ffffb3\""), "{dot}");
+}

@@ -15,6 +15,7 @@
 mod header;
 mod json;
 mod summary;
+mod timeline;
 mod write;
 
 use corera_placement::{Cost, Platform, Problem};
@@ -26,6 +27,7 @@ use corera_trace_ingest::{Fingerprint, TraceSummary, Warning};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use json::{Json, SCHEMA_VERSION};
 pub use summary::summary;
+pub use timeline::{btf, perfetto};
 pub use write::write_atomic;
 
 /// corera's version, printed in every output.

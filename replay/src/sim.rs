@@ -77,6 +77,21 @@ pub struct Segment {
     pub end_ns: u64,
 }
 
+/// A signal from one task to another, for timeline arrows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Flow {
+    /// Sending task (replay index).
+    pub from_task: u32,
+    /// Core it sent from.
+    pub from_core: u16,
+    /// When it sent, ns.
+    pub at_ns: u64,
+    /// Task released.
+    pub to_task: u32,
+    /// When the release arrives (after cross-core latency), ns.
+    pub arrive_ns: u64,
+}
+
 /// What a policy achieved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Outcome {
@@ -111,6 +126,9 @@ pub struct Outcome {
     /// Who ran where, when (empty unless asked for).
     #[serde(skip)]
     pub timeline: Vec<Segment>,
+    /// Signals between tasks (empty unless the timeline is asked for).
+    #[serde(skip)]
+    pub flows: Vec<Flow>,
 }
 
 /// Simulation settings.
@@ -248,6 +266,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
             non_work_conserving_ns: 0,
             overhead_ns: 0,
             timeline: Vec::new(),
+            flows: Vec::new(),
         },
         seg_start: vec![0; n],
         dirty: true,
@@ -422,7 +441,7 @@ impl Sim<'_> {
                     self.next_action[i] += 1;
                     match action {
                         Action::Signal { target, job, phase, bytes } => {
-                            self.signal(now, core, target, job, phase, bytes)
+                            self.signal(now, (i, core), target, job, phase, bytes)
                         }
                         Action::Take(obj) => {
                             let slot = &mut self.holder[obj as usize];
@@ -461,7 +480,7 @@ impl Sim<'_> {
         }
     }
 
-    fn signal(&mut self, now: u64, core: u16, target: u32, job: u32, phase: u32, bytes: u32) {
+    fn signal(&mut self, now: u64, (from, core): (usize, u16), target: u32, job: u32, phase: u32, bytes: u32) {
         let t = target as usize;
         let dest = self.home[t].or(self.last_core[t]).unwrap_or(core);
         let distance = if self.k > 1 { self.s.platform.distance(usize::from(core), usize::from(dest)) } else { 0 };
@@ -475,6 +494,15 @@ impl Sim<'_> {
         let id = self.phase_base[t][job as usize] + phase as usize;
         if self.fired[id] == NOT_FIRED {
             self.fired[id] = now + delay;
+            if self.s.timeline {
+                self.out.flows.push(Flow {
+                    from_task: from as u32,
+                    from_core: core,
+                    at_ns: now,
+                    to_task: target,
+                    arrive_ns: now + delay,
+                });
+            }
         }
     }
 
