@@ -71,7 +71,7 @@ pub fn btf(replay: &Replay, outcome: &Outcome) -> Vec<u8> {
         lines.push((seg.start_ns, 1, seg.core, format!("{},Core_{},0,{kind},{who},0,{start}", seg.start_ns, seg.core)));
         lines.push((seg.end_ns, 0, seg.core, format!("{},Core_{},0,{kind},{who},0,{end}", seg.end_ns, seg.core)));
     }
-    lines.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    lines.sort_by_key(|l| (l.0, l.1, l.2));
     for (_, _, _, line) in lines {
         s.push_str(&line);
         s.push('\n');
