@@ -281,6 +281,8 @@ pub(crate) enum Target {
     Taskset,
     /// The analysis JSON.
     Json,
+    /// The self-contained HTML report.
+    Html,
 }
 
 #[derive(Debug, Args)]

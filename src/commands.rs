@@ -1,7 +1,7 @@
 //! One function per subcommand.
 
 use anyhow::Context;
-use corera_emit::{CHeader, Emitter, HeaderTarget, Json, TasksetScript};
+use corera_emit::{CHeader, Emitter, HeaderTarget, HtmlReport, Json, TasksetScript};
 use corera_trace_ingest::TraceSummary;
 
 use crate::cli::{
@@ -37,7 +37,7 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
         .with_context(|| format!("could not create output directory `{}`", args.output.display()))
         .internal()?;
     let mut written = Vec::new();
-    for emitter in [&CHeader::default() as &dyn Emitter, &Json] {
+    for emitter in [&CHeader::default() as &dyn Emitter, &Json, &HtmlReport] {
         let path = args.output.join(emitter.file_name());
         pipeline::write(&path, &emitter.emit(&report))?;
         written.push(path.display().to_string());
@@ -255,6 +255,7 @@ fn emit(args: &EmitArgs, quiet: bool) -> Result<(), Failure> {
         Target::Posix => &header(HeaderTarget::Posix),
         Target::Taskset => &TasksetScript,
         Target::Json => &Json,
+        Target::Html => &HtmlReport,
     };
     pipeline::write(&args.output, &emitter.emit(&a.report()))
 }

@@ -112,6 +112,8 @@ pub(crate) struct Analysis {
     pub(crate) replay: Vec<Outcome>,
     /// The workload the replays ran.
     pub(crate) workload: Replay,
+    /// Its task names.
+    pub(crate) replay_names: Vec<String>,
 }
 
 /// Builds the task graph of a trace.
@@ -138,7 +140,21 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Resu
     let cost = Cost::of(&problem, &platform, &solution.placement);
     let summary = TraceSummary::of(&parsed.trace);
     let (workload, replay) = replay_all(&parsed.trace, &graph, &platform, &problem, &solution.placement.core_of, quiet);
-    Ok(Analysis { name, parsed, summary, graph, platform, problem, solution, cost, warnings, replay, workload })
+    let replay_names = workload.tasks.iter().map(|t| t.name.clone()).collect();
+    Ok(Analysis {
+        name,
+        parsed,
+        summary,
+        graph,
+        platform,
+        problem,
+        solution,
+        cost,
+        warnings,
+        replay,
+        workload,
+        replay_names,
+    })
 }
 
 /// A trace read and turned into a placement problem.
@@ -347,6 +363,7 @@ impl Analysis {
             cost: &self.cost,
             warnings: &self.warnings,
             replay: &self.replay,
+            replay_tasks: &self.replay_names,
         }
     }
 }

@@ -26,7 +26,7 @@ fn analyze_writes_header_and_json_and_prints_a_summary() {
     let mut files: Vec<String> =
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     files.sort();
-    assert_eq!(files, ["affinity.h", "analysis.json", "graph.dot"]);
+    assert_eq!(files, ["affinity.h", "analysis.json", "graph.dot", "report.html"]);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! End-to-end tests of the `corera` binary, in one test binary so that the
 //! pipeline crates are linked once.
 //!
+//! - `browser`: the HTML report in headless Chromium (skipped without it,
+//!   unless `CORERA_REQUIRE_BROWSER=1`).
 //! - `cli`: every subcommand from the outside: exit codes, stdin, errors.
 //! - `golden`: the printer sample's outputs against `samples/printer/expected/`.
 //! - `header`: the generated C header compiles and agrees with the JSON.
@@ -9,6 +11,7 @@
 //! See `tests/README.md` for how to add a case and how to update golden
 //! files.
 
+mod browser;
 mod cli;
 mod golden;
 mod header;

@@ -13,6 +13,7 @@
 //! - [`write_atomic`]: temporary file then rename, or `-` for stdout.
 
 mod header;
+mod html;
 mod json;
 mod summary;
 mod timeline;
@@ -25,6 +26,7 @@ use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{Fingerprint, TraceSummary, Warning};
 
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
+pub use html::{HtmlReport, MAX_SEGMENTS_PER_LANE};
 pub use json::{Json, SCHEMA_VERSION};
 pub use summary::summary;
 pub use timeline::{btf, perfetto};
@@ -58,6 +60,8 @@ pub struct Report<'a> {
     pub warnings: &'a [Warning],
     /// The traced jobs replayed under each policy (single core first).
     pub replay: &'a [Outcome],
+    /// Names of the replay's tasks (timeline segments index them).
+    pub replay_tasks: &'a [String],
 }
 
 /// An output format.

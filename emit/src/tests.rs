@@ -38,6 +38,7 @@ fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
         cost: &cost,
         warnings: &warnings,
         replay: &[],
+        replay_tasks: &[],
     };
     f(&report)
 }

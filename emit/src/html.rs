@@ -1,0 +1,540 @@
+//! The comparative HTML report: one self-contained file (inline CSS, SVG
+//! and JavaScript; nothing fetched from the network).
+//!
+//! Static parts (tables, load bars, task graph, traffic heat map) are SVG
+//! and HTML written here; the Gantt timelines are drawn by a small script
+//! on canvases from data embedded in the page, with wheel zoom and drag
+//! pan. Timelines of large traces are downsampled: at most
+//! [`MAX_SEGMENTS_PER_LANE`] segments per core, neighbours merged.
+
+use std::fmt::Write as _;
+
+use corera_replay::Policy;
+use corera_trace_ingest::TaskKind;
+use serde_json::json;
+
+use crate::{Emitter, Report, VERSION};
+
+/// The `report.html` emitter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HtmlReport;
+
+/// Segments kept per core lane; beyond, adjacent segments are merged.
+pub const MAX_SEGMENTS_PER_LANE: usize = 4_000;
+
+const PALETTE: [&str; 8] = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"];
+
+/// HTML-escapes text.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn ms(ns: f64) -> String {
+    format!("{:.3}", ns / 1e6)
+}
+
+fn policy_label(p: Policy) -> &'static str {
+    match p {
+        Policy::Single => "single core",
+        Policy::Smp => "SMP (global)",
+        Policy::SmpLeastLoaded => "SMP least-loaded",
+        Policy::Amp => "AMP (corera placement)",
+    }
+}
+
+impl Emitter for HtmlReport {
+    fn name(&self) -> &'static str {
+        "html"
+    }
+
+    fn file_name(&self) -> &'static str {
+        "report.html"
+    }
+
+    fn emit(&self, r: &Report<'_>) -> Vec<u8> {
+        let mut s = String::with_capacity(1 << 20);
+        let title = format!("corera report: {}", r.input_name);
+        let _ = write!(
+            s,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body data-js-errors=\"0\" data-rendered=\"\">\n",
+            esc(&title)
+        );
+        let _ = writeln!(s, "<h1>{}</h1>", esc(&title));
+        let _ = writeln!(
+            s,
+            "<p class=\"meta\">corera {VERSION} · input {} ({}, {} bytes, hash {:016x}) · platform {}</p>",
+            esc(r.input_name),
+            esc(r.format),
+            r.source.bytes,
+            r.source.hash,
+            esc(&r.platform.describe())
+        );
+        headline(&mut s, r);
+        loads(&mut s, r);
+        graph_svg(&mut s, r);
+        heat_map(&mut s, r);
+        timelines(&mut s, r);
+        placement_table(&mut s, r);
+        search(&mut s, r);
+        trace_summary(&mut s, r);
+        let _ = write!(s, "<script>{JS}</script>\n</body>\n</html>\n");
+        s.into_bytes()
+    }
+}
+
+fn headline(s: &mut String, r: &Report<'_>) {
+    let _ = writeln!(s, "<section id=\"headline\"><h2>Single core vs SMP vs AMP</h2>");
+    let Some(single) = r.replay.iter().find(|o| o.policy == Policy::Single) else {
+        let _ = writeln!(s, "<p>No replay in this report.</p></section>");
+        return;
+    };
+    let better = |then: f64, now: f64| if then > 0.0 { (then - now) * 100.0 / then } else { 0.0 };
+    let _ = writeln!(
+        s,
+        "<table><tr><th>policy</th><th>cores</th><th>RUNNING s</th><th>READY s</th><th>mean response ms</th>\
+         <th>READY vs single</th><th>response vs single</th><th>migrations</th><th>cross-core signals</th>\
+         <th>idle core while work waited ms</th></tr>"
+    );
+    for o in r.replay {
+        let (ready, resp) =
+            (better(single.ready_ns as f64, o.ready_ns as f64), better(single.response_mean_ns, o.response_mean_ns));
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td class=\"{}\">{}</td>\
+             <td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            policy_label(o.policy),
+            o.cores,
+            o.running_ns as f64 / 1e9,
+            o.ready_ns as f64 / 1e9,
+            ms(o.response_mean_ns),
+            if ready > 0.0 { "good" } else { "" },
+            if o.policy == Policy::Single { "–".to_string() } else { format!("{:+.1} %", -ready) },
+            if resp > 0.0 { "good" } else { "" },
+            if o.policy == Policy::Single { "–".to_string() } else { format!("{:+.1} %", -resp) },
+            o.migrations,
+            o.cross_core_messages,
+            ms(o.non_work_conserving_ns as f64)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "</table><p class=\"note\">The traced jobs replayed under each policy (costs: {} ns per cross-core signal and \
+         distance unit, {} ns per byte, {} ns per migration). Negative percentages are improvements.</p></section>",
+        r.platform.costs.message_latency_ns, r.platform.costs.byte_ns, r.platform.costs.migration_ns
+    );
+}
+
+fn bar(s: &mut String, label: &str, value: f64, limit: Option<f64>, colour: &str) {
+    let w = 420.0;
+    let _ = write!(
+        s,
+        "<svg class=\"bar\" width=\"640\" height=\"22\" role=\"img\"><text x=\"0\" y=\"15\">{}</text>\
+         <rect x=\"150\" y=\"3\" width=\"{w}\" height=\"16\" fill=\"#eee\"/>\
+         <rect x=\"150\" y=\"3\" width=\"{:.1}\" height=\"16\" fill=\"{colour}\"/>",
+        esc(label),
+        (value.clamp(0.0, 1.0) * w)
+    );
+    if let Some(l) = limit {
+        let _ = write!(
+            s,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"0\" y2=\"22\" stroke=\"#c00\" stroke-width=\"2\"/>",
+            x = 150.0 + l.clamp(0.0, 1.0) * w
+        );
+    }
+    let _ = writeln!(s, "<text x=\"{}\" y=\"15\">{:.1} %</text></svg>", 150.0 + w + 8.0, value * 100.0);
+}
+
+fn loads(s: &mut String, r: &Report<'_>) {
+    let _ = writeln!(
+        s,
+        "<section id=\"loads\"><h2>Per-core load</h2><h3>Placement (trace load; red line: the core's limit)</h3>"
+    );
+    let horizon = r.problem.horizon_ns.max(1) as f64;
+    for (c, u) in r.cost.core_utilisation.iter().enumerate() {
+        let limit = r.cost.core_limit_ns.get(c).map(|&l| l as f64 / horizon / r.platform.speed[c]);
+        bar(s, &format!("core {c}"), *u, limit, PALETTE[c % PALETTE.len()]);
+    }
+    for o in r.replay {
+        let _ = writeln!(s, "<h3>Replay: {} (busy share of the run)</h3>", policy_label(o.policy));
+        for (c, b) in o.core_busy.iter().enumerate() {
+            bar(s, &format!("core {c}"), *b, None, PALETTE[c % PALETTE.len()]);
+        }
+    }
+    let _ = writeln!(s, "</section>");
+}
+
+fn graph_svg(s: &mut String, r: &Report<'_>) {
+    let p = r.problem;
+    let n = p.len();
+    let core_of = &r.solution.placement.core_of;
+    let (w, h) = (760.0, 560.0);
+    let (cx, cy, radius) = (w / 2.0, h / 2.0, 220.0);
+    // Tasks around a circle, grouped by core.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| (core_of[i], i));
+    let mut pos = vec![(0.0, 0.0); n];
+    for (k, &i) in order.iter().enumerate() {
+        let a = std::f64::consts::TAU * k as f64 / n.max(1) as f64 - std::f64::consts::FRAC_PI_2;
+        pos[i] = (cx + radius * a.cos(), cy + radius * a.sin());
+    }
+    let max = p.edges.iter().map(|e| e.2).max().unwrap_or(1).max(1) as f64;
+    let _ = writeln!(
+        s,
+        "<section id=\"graph\"><h2>Task graph</h2><p class=\"note\">Tasks coloured by core; cross-core edges in red, \
+         width by traffic.</p><svg id=\"graph-svg\" width=\"{w}\" height=\"{h}\" role=\"img\">"
+    );
+    for &(a, b, wgt) in &p.edges {
+        let (a, b) = (a as usize, b as usize);
+        let cross = core_of[a] != core_of[b];
+        let _ = writeln!(
+            s,
+            "<line class=\"{}\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke-width=\"{:.2}\"><title>{} – {}: {}</title></line>",
+            if cross { "edge cross" } else { "edge" },
+            pos[a].0,
+            pos[a].1,
+            pos[b].0,
+            pos[b].1,
+            0.5 + 5.0 * wgt as f64 / max,
+            esc(&p.names[a]),
+            esc(&p.names[b]),
+            wgt
+        );
+    }
+    for i in 0..n {
+        let c = usize::from(core_of[i]);
+        let _ = writeln!(
+            s,
+            "<g class=\"node\"><circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"9\" fill=\"{}\"><title>{} (core {c}, {:.2} %)</title></circle>\
+             <text x=\"{:.1}\" y=\"{:.1}\">{}</text></g>",
+            pos[i].0,
+            pos[i].1,
+            PALETTE[c % PALETTE.len()],
+            esc(&p.names[i]),
+            p.load[i] as f64 * 100.0 / p.horizon_ns.max(1) as f64,
+            pos[i].0 + 12.0,
+            pos[i].1 + 4.0,
+            esc(&p.names[i])
+        );
+    }
+    let _ = writeln!(s, "</svg></section>");
+}
+
+fn heat_map(s: &mut String, r: &Report<'_>) {
+    let p = r.problem;
+    let n = p.len();
+    let core_of = &r.solution.placement.core_of;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| (core_of[i], i));
+    let mut at = vec![0; n];
+    for (k, &i) in order.iter().enumerate() {
+        at[i] = k;
+    }
+    let mut m = vec![0u64; n * n];
+    for &(a, b, w) in &p.edges {
+        let (a, b) = (at[a as usize], at[b as usize]);
+        m[a * n + b] += w;
+        m[b * n + a] += w;
+    }
+    let max = m.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let cell = (480.0 / n.max(1) as f64).clamp(3.0, 18.0);
+    let (margin, top) = (130.0, 10.0);
+    let size = margin + cell * n as f64 + 10.0;
+    let height = top + cell * n as f64 + 10.0;
+    let _ = writeln!(
+        s,
+        "<section id=\"heatmap\"><h2>Traffic matrix</h2><p class=\"note\">Tasks ordered by core; darker = more \
+         traffic (log scale); blocks off the diagonal are cross-core traffic.</p>\
+         <svg id=\"heatmap-svg\" width=\"{size:.0}\" height=\"{height:.0}\" role=\"img\">"
+    );
+    for (k, &i) in order.iter().enumerate() {
+        let y = top + cell * k as f64 + cell * 0.8;
+        if cell >= 8.0 {
+            let _ = writeln!(
+                s,
+                "<text class=\"small\" x=\"{:.0}\" y=\"{y:.1}\" text-anchor=\"end\">{}</text>",
+                margin - 4.0,
+                esc(&p.names[i])
+            );
+        }
+    }
+    for a in 0..n {
+        for b in 0..n {
+            let v = m[a * n + b];
+            if v == 0 {
+                continue;
+            }
+            let t = (v as f64).ln_1p() / max.ln_1p();
+            let shade = (255.0 * (1.0 - t)) as u8;
+            let _ = writeln!(
+                s,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{cell:.1}\" height=\"{cell:.1}\" fill=\"rgb(255,{shade},{shade})\"><title>{} – {}: {v}</title></rect>",
+                margin + cell * b as f64,
+                top + cell * a as f64,
+                esc(&p.names[order[a]]),
+                esc(&p.names[order[b]])
+            );
+        }
+    }
+    // Core boundaries.
+    let mut start = 0;
+    for c in 0..r.platform.cores {
+        let count = order.iter().filter(|&&i| core_of[i] == c).count();
+        if count > 0 {
+            let _ = writeln!(
+                s,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
+                margin + cell * start as f64,
+                top + cell * start as f64,
+                cell * count as f64,
+                cell * count as f64,
+                PALETTE[usize::from(c) % PALETTE.len()]
+            );
+        }
+        start += count;
+    }
+    let _ = writeln!(s, "</svg></section>");
+}
+
+/// The Gantt data: per policy, lanes (cores) of `[start_ns, end_ns, task]`,
+/// downsampled.
+fn timelines(s: &mut String, r: &Report<'_>) {
+    let names: Vec<&str> = r.replay_tasks.iter().map(String::as_str).collect();
+    let mut policies = Vec::new();
+    let mut merged_any = false;
+    for o in r.replay {
+        let mut lanes: Vec<Vec<[u64; 3]>> = vec![Vec::new(); o.cores];
+        for seg in &o.timeline {
+            lanes[usize::from(seg.core)].push([seg.start_ns, seg.end_ns, u64::from(seg.task)]);
+        }
+        for lane in &mut lanes {
+            if lane.len() > MAX_SEGMENTS_PER_LANE {
+                merged_any = true;
+                *lane = downsample(lane, MAX_SEGMENTS_PER_LANE);
+            }
+        }
+        policies.push(json!({ "name": policy_label(o.policy), "makespan": o.makespan_ns, "lanes": lanes }));
+    }
+    let data = json!({ "tasks": names, "policies": policies });
+    let _ = writeln!(
+        s,
+        "<section id=\"timelines\"><h2>Timelines</h2><p class=\"note\">Who ran where, when. Wheel to zoom, drag to \
+         pan, double-click for the whole run; the view opens on the first 20 ms.{}</p><div id=\"gantt\"></div>\
+         <script type=\"application/json\" id=\"timeline-data\">{}</script></section>",
+        if merged_any {
+            format!(
+                " Long runs are downsampled to {MAX_SEGMENTS_PER_LANE} segments per core (neighbours merged, the longer task named)."
+            )
+        } else {
+            String::new()
+        },
+        data.to_string().replace("</", "<\\/")
+    );
+}
+
+/// Merges neighbouring segments until at most `max` remain, keeping the
+/// span covered; a merged segment is named after its longest part.
+fn downsample(lane: &[[u64; 3]], max: usize) -> Vec<[u64; 3]> {
+    let (start, end) = (lane[0][0], lane[lane.len() - 1][1]);
+    let width = (end - start).div_ceil(max as u64).max(1);
+    let mut out: Vec<[u64; 3]> = Vec::with_capacity(max);
+    let mut best = 0;
+    for seg in lane {
+        let bucket = (seg[0] - start) / width;
+        match out.last_mut() {
+            Some(last) if (last[0] - start) / width == bucket => {
+                if seg[1] - seg[0] > best {
+                    best = seg[1] - seg[0];
+                    last[2] = seg[2];
+                }
+                last[1] = last[1].max(seg[1]);
+            }
+            _ => {
+                best = seg[1] - seg[0];
+                out.push(*seg);
+            }
+        }
+    }
+    out
+}
+
+fn placement_table(s: &mut String, r: &Report<'_>) {
+    let p = r.problem;
+    let _ = writeln!(
+        s,
+        "<section id=\"placement\"><h2>Placement</h2><table><tr><th>task</th><th>kind</th><th>priority</th><th>load %</th>\
+         <th>jobs/s</th><th>p95 response ms</th><th>core</th></tr>"
+    );
+    for i in 0..p.len() {
+        let m = r.graph.tasks.iter().find(|t| t.id == p.task_ids[i]);
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{:.1}</td><td>{}</td><td><span class=\"dot\" style=\"background:{}\"></span>{}{}</td></tr>",
+            esc(&p.names[i]),
+            m.map_or("task", |m| if m.kind == TaskKind::Isr { "isr" } else { "task" }),
+            m.and_then(|m| m.priority).map_or("-".to_string(), |x| x.to_string()),
+            m.map_or(0.0, |m| m.utilisation * 100.0),
+            m.map_or(0.0, |m| m.throughput_hz),
+            m.and_then(|m| m.response_p95_ns).map_or("-".to_string(), |x| ms(x as f64)),
+            PALETTE[usize::from(r.solution.placement.core_of[i]) % PALETTE.len()],
+            r.solution.placement.core_of[i],
+            if p.pinned[i].is_some() { " (pinned)" } else { "" }
+        );
+    }
+    let _ = writeln!(s, "</table></section>");
+}
+
+fn search(s: &mut String, r: &Report<'_>) {
+    let sol = r.solution;
+    let _ = writeln!(
+        s,
+        "<section id=\"search\"><h2>Search</h2><table>\
+         <tr><th>cross-core traffic (× distance)</th><td>{} of {}</td></tr>\
+         <tr><th>lower bound</th><td>{}</td></tr><tr><th>gap</th><td>{:.1} %</td></tr>\
+         <tr><th>found by</th><td>{}</td></tr><tr><th>proven optimal</th><td>{}</td></tr>\
+         <tr><th>imbalance</th><td>{:.1} %</td></tr><tr><th>seed</th><td>{}</td></tr></table>",
+        sol.objective.cross_traffic,
+        r.cost.total_traffic,
+        sol.lower_bound.cross_traffic,
+        sol.gap() * 100.0,
+        esc(&sol.method),
+        if sol.proven_optimal { "yes" } else { "no" },
+        r.cost.imbalance * 100.0,
+        sol.seed
+    );
+    for note in &sol.notes {
+        let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(note));
+    }
+    let _ = writeln!(s, "</section>");
+}
+
+fn trace_summary(s: &mut String, r: &Report<'_>) {
+    let t = r.trace;
+    let _ = writeln!(
+        s,
+        "<section id=\"trace\"><h2>Trace</h2><p>{} tasks ({} ISRs), {} events over {:.3} s on {} core(s); {} warnings.</p><table><tr><th>event</th><th>count</th></tr>",
+        t.tasks,
+        t.isrs,
+        t.events,
+        t.duration_ns as f64 / 1e9,
+        t.cores_seen,
+        r.warnings.len()
+    );
+    for (kind, count) in &t.events_by_kind {
+        let _ = writeln!(s, "<tr><td>{}</td><td>{count}</td></tr>", esc(kind));
+    }
+    let _ = writeln!(s, "</table></section>");
+}
+
+const CSS: &str = r##"
+body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
+h3 { font-size: 1em; margin: 1em 0 .3em; }
+table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; } .good { color: #1a7f37; font-weight: 600; }
+.meta, .note { color: #555; } svg text { font-size: 12px; fill: #222; } svg text.small { font-size: 10px; }
+.edge { stroke: #bbb; } .edge.cross { stroke: #d00; } .node circle { stroke: #333; }
+.dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .4em; }
+.gantt-wrap { margin: .8em 0; } .gantt-wrap canvas { border: 1px solid #ccc; cursor: grab; width: 100%; }
+"##;
+
+const JS: &str = r##"
+(function () {
+  "use strict";
+  var errors = 0;
+  window.addEventListener("error", function () { errors++; document.body.dataset.jsErrors = String(errors); });
+  var rendered = [];
+  function done(what) { rendered.push(what); document.body.dataset.rendered = rendered.join(","); }
+  var palette = ["#1b9e77","#d95f02","#7570b3","#e7298a","#66a61e","#e6ab02","#a6761d","#666666","#1f78b4","#b15928"];
+  var data = JSON.parse(document.getElementById("timeline-data").textContent);
+  var root = document.getElementById("gantt");
+  data.policies.forEach(function (p) {
+    var wrap = document.createElement("div");
+    wrap.className = "gantt-wrap";
+    var h = document.createElement("h3");
+    h.textContent = p.name;
+    var canvas = document.createElement("canvas");
+    var laneH = 26, top = 4;
+    canvas.width = 1060;
+    canvas.height = top + laneH * p.lanes.length + 18;
+    wrap.appendChild(h);
+    wrap.appendChild(canvas);
+    root.appendChild(wrap);
+    // Start on the first 20 ms (the whole run is a blur); double-click shows all.
+    var view = { from: 0, to: Math.max(1, Math.min(p.makespan, 20e6)) };
+    function draw() {
+      var ctx = canvas.getContext("2d");
+      var w = canvas.width, left = 60, span = view.to - view.from;
+      ctx.clearRect(0, 0, w, canvas.height);
+      ctx.font = "12px sans-serif";
+      p.lanes.forEach(function (lane, c) {
+        var y = top + c * laneH;
+        ctx.fillStyle = "#222";
+        ctx.fillText("core " + c, 4, y + 16);
+        ctx.fillStyle = "#f4f4f4";
+        ctx.fillRect(left, y, w - left, laneH - 4);
+        lane.forEach(function (s) {
+          if (s[1] < view.from || s[0] > view.to) return;
+          var x0 = left + (s[0] - view.from) / span * (w - left);
+          var x1 = left + (s[1] - view.from) / span * (w - left);
+          ctx.fillStyle = palette[s[2] % palette.length];
+          ctx.fillRect(Math.max(left, x0), y, Math.max(1, Math.min(w, x1) - Math.max(left, x0)), laneH - 4);
+          if (x1 - x0 > 60) {
+            ctx.fillStyle = "#fff";
+            ctx.fillText(data.tasks[s[2]], Math.max(left, x0) + 3, y + 15);
+          }
+        });
+      });
+      ctx.fillStyle = "#555";
+      var y = top + laneH * p.lanes.length + 12;
+      ctx.fillText((view.from / 1e6).toFixed(3) + " ms", left, y);
+      var end = (view.to / 1e6).toFixed(3) + " ms";
+      ctx.fillText(end, w - ctx.measureText(end).width - 2, y);
+    }
+    canvas.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      var rect = canvas.getBoundingClientRect();
+      var f = (e.clientX - rect.left) / rect.width;
+      var at = view.from + f * (view.to - view.from);
+      var k = e.deltaY < 0 ? 0.8 : 1.25;
+      var span = Math.max(1000, (view.to - view.from) * k);
+      view.from = Math.max(0, at - f * span);
+      view.to = view.from + span;
+      draw();
+    }, { passive: false });
+    var drag = null;
+    canvas.addEventListener("mousedown", function (e) { drag = { x: e.clientX, from: view.from, to: view.to }; });
+    window.addEventListener("mouseup", function () { drag = null; });
+    canvas.addEventListener("mousemove", function (e) {
+      if (!drag) return;
+      var dt = (drag.x - e.clientX) / canvas.getBoundingClientRect().width * (drag.to - drag.from);
+      view.from = Math.max(0, drag.from + dt);
+      view.to = view.from + (drag.to - drag.from);
+      draw();
+    });
+    canvas.addEventListener("dblclick", function () { view.from = 0; view.to = Math.max(1, p.makespan); draw(); });
+    draw();
+  });
+  done("gantt:" + data.policies.length);
+  done("graph:" + document.querySelectorAll("#graph-svg .node").length);
+  done("heatmap:" + document.querySelectorAll("#heatmap-svg rect").length);
+})();
+"##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn downsampling_keeps_the_span_and_the_bound() {
+        let lane: Vec<[u64; 3]> = (0..100_000u64).map(|i| [i * 10, i * 10 + 7, i % 5]).collect();
+        let out = downsample(&lane, MAX_SEGMENTS_PER_LANE);
+        assert!(out.len() <= MAX_SEGMENTS_PER_LANE, "{}", out.len());
+        assert_eq!((out[0][0], out[out.len() - 1][1]), (0, 999_997));
+        assert!(out.windows(2).all(|w| w[0][1] <= w[1][0]), "merged segments stay ordered and disjoint");
+    }
+
+    #[test]
+    fn escaping() {
+        assert_eq!(esc("<a href=\"x\">&</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
+    }
+}

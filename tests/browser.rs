@@ -1,0 +1,82 @@
+//! The HTML report in a real browser: headless Chromium loads it, no
+//! JavaScript error occurs, every section renders, and a screenshot is
+//! kept as a test artifact (`target/tmp/report.png`).
+//!
+//! Chromium is not part of a Rust-only machine: without it the test says
+//! so and passes, unless `CORERA_REQUIRE_BROWSER=1` (set by `.ci/run`,
+//! which installs Debian's chromium) makes its absence a failure.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::corera;
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CORERA_CHROMIUM") {
+        return Some(p.into());
+    }
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+fn headless(browser: &PathBuf, profile: &std::path::Path) -> Command {
+    let mut c = Command::new(browser);
+    c.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--enable-logging=stderr",
+        "--v=0",
+    ])
+    .arg(format!("--user-data-dir={}", profile.display()));
+    c
+}
+
+#[test]
+fn report_renders_in_a_headless_browser_without_script_errors() {
+    let Some(browser) = chromium() else {
+        assert!(std::env::var_os("CORERA_REQUIRE_BROWSER").is_none(), "CORERA_REQUIRE_BROWSER is set but no chromium");
+        eprintln!("skipped: no chromium (install Debian's chromium, or set CORERA_CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    corera().args(["analyze", "samples/printer/printer.log", "-q", "-o"]).arg(dir.path()).assert().success();
+    let report = dir.path().join("report.html");
+    let html = std::fs::read_to_string(&report).unwrap();
+    // Self-contained: nothing to fetch.
+    for needle in ["http://", "https://", "<link", "src=\""] {
+        assert!(!html.contains(needle), "the report references `{needle}`");
+    }
+    let url = format!("file://{}", report.display());
+    let dom = headless(&browser, &dir.path().join("profile-dom")).arg("--dump-dom").arg(&url).output().unwrap();
+    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
+    let text = String::from_utf8_lossy(&dom.stdout);
+    let stderr = String::from_utf8_lossy(&dom.stderr);
+    assert!(!stderr.contains("Uncaught"), "script error: {stderr}");
+    let body = text.split("<body").nth(1).and_then(|b| b.split('>').next()).expect("a body element");
+    assert!(body.contains("data-js-errors=\"0\""), "{body}");
+    // Three Gantt charts (single, SMP, AMP), 24 graph nodes, a heat map.
+    assert!(body.contains("gantt:3,graph:24,heatmap:"), "{body}");
+    assert_eq!(text.matches("<canvas").count(), 3);
+    for id in ["headline", "loads", "graph", "heatmap", "timelines", "placement", "search", "trace"] {
+        assert!(text.contains(&format!("<section id=\"{id}\"")), "section {id}");
+    }
+    // A screenshot, kept for people to look at.
+    let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report.png");
+    let shot = headless(&browser, &dir.path().join("profile-shot"))
+        .arg("--window-size=1200,3000")
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(shot.status.success(), "{}", String::from_utf8_lossy(&shot.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.len() > 10_000 && bytes.starts_with(b"\x89PNG"), "{} bytes", bytes.len());
+}
