@@ -185,6 +185,17 @@ struct Sim<'a> {
     seg_start: Vec<u64>,
     /// Something changed that may change who runs where.
     dirty: bool,
+    /// The task running on each core.
+    running: Vec<Option<usize>>,
+    /// Since when each ready task has been ready.
+    ready_since: Vec<u64>,
+    /// Tasks ready and not running.
+    n_ready: usize,
+    /// Cached release time of each task's awaited phase (NOT_FIRED when
+    /// unknown), kept by `refresh`.
+    rel: Vec<u64>,
+    /// Cached offset (in the phase) of each task's next point.
+    point: Vec<u64>,
     /// Scratch buffers of `schedule`.
     cand: Vec<usize>,
     chosen: Vec<Option<usize>>,
@@ -270,6 +281,11 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         },
         seg_start: vec![0; n],
         dirty: true,
+        running: vec![None; k],
+        ready_since: vec![0; n],
+        n_ready: 0,
+        rel: vec![NOT_FIRED; n],
+        point: vec![0; n],
         cand: Vec::with_capacity(n),
         chosen: vec![None; k],
         placed: vec![false; n],
@@ -277,6 +293,8 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
     for i in 0..n {
         if replay.tasks[i].jobs.is_empty() {
             sim.state[i] = State::Done;
+        } else {
+            sim.refresh(i);
         }
     }
     sim.run();
@@ -288,22 +306,44 @@ impl Sim<'_> {
         if self.s.policy == Policy::Single { 1.0 } else { self.s.platform.speed[usize::from(core)] }
     }
 
-    /// Release time of task i's current phase, if known.
-    fn release_time(&self, i: usize) -> u64 {
+    /// Moves task `i` between states, keeping the READY accounting (RUNNING
+    /// is accounted per segment in `stop`).
+    fn set_state(&mut self, i: usize, to: State, now: u64) {
+        if self.state[i] == State::Ready {
+            self.out.tasks[i].ready_ns += now - self.ready_since[i];
+            self.n_ready -= 1;
+        }
+        if to == State::Ready {
+            self.ready_since[i] = now;
+            self.n_ready += 1;
+        }
+        self.state[i] = to;
+    }
+
+    /// Recomputes the cached release time and next point of task `i`
+    /// (after its phase, action index or fired signals changed).
+    fn refresh(&mut self, i: usize) {
         let t = &self.r.tasks[i];
-        let phase = &t.jobs[self.job[i]].phases[self.phase[i]];
+        let Some(job) = t.jobs.get(self.job[i]) else { return };
+        let phase = &job.phases[self.phase[i]];
         let at = match phase.release {
             Release::Timer(at) => at,
             Release::Signal => self.fired[self.phase_base[i][self.job[i]] + self.phase[i]],
         };
-        if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) }
+        self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
+        self.point[i] = phase.actions.get(self.next_action[i]).map_or(phase.exec_ns, |a| a.0);
+    }
+
+    /// Release time of task i's current phase, if known.
+    #[inline]
+    fn release_time(&self, i: usize) -> u64 {
+        self.rel[i]
     }
 
     /// Work left before the next point of interest (action or phase end).
+    #[inline]
     fn work_to_next(&self, i: usize) -> u64 {
-        let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
-        let target = phase.actions.get(self.next_action[i]).map_or(phase.exec_ns, |a| a.0);
-        self.owed[i] + target.saturating_sub(self.done[i])
+        self.owed[i] + self.point[i].saturating_sub(self.done[i])
     }
 
     fn urgency(&self, i: usize) -> (bool, i64) {
@@ -312,45 +352,42 @@ impl Sim<'_> {
     }
 
     fn run(&mut self) {
-        let n = self.r.tasks.len();
         let mut now = 0u64;
         loop {
             self.release(now);
             self.process_points(now);
-            self.release(now);
+            let next_release = self.release(now);
             if self.dirty {
                 self.schedule(now);
                 self.dirty = false;
             }
-            // Next event.
+            // Next event: a running task's next point, or a release.
             let mut next = u64::MAX;
-            for i in 0..n {
-                match self.state[i] {
-                    State::Running(c) => {
-                        let work = self.work_to_next(i);
-                        let dt = (work as f64 / self.speed(c)).ceil() as u64;
-                        next = next.min(now + dt.max(u64::from(work > 0)));
-                    }
-                    State::Waiting => {
-                        let at = self.release_time(i);
-                        if at != NOT_FIRED {
-                            next = next.min(at.max(now));
-                        }
-                    }
-                    _ => {}
+            for c in 0..self.k {
+                if let Some(i) = self.running[c] {
+                    let work = self.work_to_next(i);
+                    let dt = (work as f64 / self.speed(c as u16)).ceil() as u64;
+                    next = next.min(now + dt.max(u64::from(work > 0)));
                 }
             }
+            next = next.min(next_release);
             if next == u64::MAX {
                 break;
             }
             let dt = next - now;
-            self.account(dt);
-            for i in 0..n {
-                if let State::Running(c) = self.state[i] {
+            // Some core idle while a task waits ready: not work-conserving.
+            if self.n_ready > 0 && self.running.iter().any(Option::is_none) {
+                self.out.non_work_conserving_ns += dt;
+            }
+            for c in 0..self.k {
+                if let Some(i) = self.running[c] {
+                    let speed = self.speed(c as u16);
                     let work = self.work_to_next(i);
-                    let ran = ((dt as f64) * self.speed(c)).floor() as u64;
-                    let ran =
-                        if now + (work as f64 / self.speed(c)).ceil() as u64 <= next { work } else { ran.min(work) };
+                    let ran = if now + (work as f64 / speed).ceil() as u64 <= next {
+                        work
+                    } else {
+                        (((dt as f64) * speed).floor() as u64).min(work)
+                    };
                     let from_owed = ran.min(self.owed[i]);
                     self.owed[i] -= from_owed;
                     self.done[i] += ran - from_owed;
@@ -374,45 +411,31 @@ impl Sim<'_> {
         })
     }
 
-    fn account(&mut self, dt: u64) {
-        if dt == 0 {
-            return;
-        }
-        let mut idle = self.k;
-        let mut waiting = false;
+    /// Waiting tasks whose release has come become ready; returns the
+    /// earliest release still to come (`u64::MAX`: none known).
+    fn release(&mut self, now: u64) -> u64 {
+        let mut next = u64::MAX;
         for i in 0..self.r.tasks.len() {
-            match self.state[i] {
-                State::Running(c) => {
-                    self.out.tasks[i].running_ns += dt;
-                    self.out.core_busy_ns[usize::from(c)] += dt;
-                    idle -= 1;
-                }
-                State::Ready => {
-                    self.out.tasks[i].ready_ns += dt;
-                    waiting = true;
-                }
-                _ => {}
+            if self.state[i] != State::Waiting {
+                continue;
             }
-        }
-        if idle > 0 && waiting {
-            self.out.non_work_conserving_ns += dt;
-        }
-    }
-
-    /// Waiting tasks whose release has come become ready.
-    fn release(&mut self, now: u64) {
-        for i in 0..self.r.tasks.len() {
-            if self.state[i] == State::Waiting && self.release_time(i) <= now {
-                self.state[i] = State::Ready;
-                self.dirty = true;
-                if self.phase[i] == 0 {
-                    self.job_release[i] = self.release_time(i);
-                    if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
-                        self.home[i] = Some(self.least_loaded());
-                    }
+            let at = self.rel[i];
+            if at > now {
+                if at != NOT_FIRED {
+                    next = next.min(at);
+                }
+                continue;
+            }
+            self.set_state(i, State::Ready, now);
+            self.dirty = true;
+            if self.phase[i] == 0 {
+                self.job_release[i] = at;
+                if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
+                    self.home[i] = Some(self.least_loaded());
                 }
             }
         }
+        next
     }
 
     fn least_loaded(&self) -> u16 {
@@ -430,7 +453,8 @@ impl Sim<'_> {
     /// before its next point, as the kernel does inside the send call.
     fn process_points(&mut self, now: u64) {
         {
-            for i in 0..self.r.tasks.len() {
+            for c in 0..self.k {
+                let Some(i) = self.running[c] else { continue };
                 let State::Running(core) = self.state[i] else { continue };
                 if self.work_to_next(i) > 0 {
                     continue;
@@ -439,6 +463,7 @@ impl Sim<'_> {
                 let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
                 if let Some(&(_, action)) = phase.actions.get(self.next_action[i]) {
                     self.next_action[i] += 1;
+                    self.refresh(i);
                     match action {
                         Action::Signal { target, job, phase, bytes } => {
                             self.signal(now, (i, core), target, job, phase, bytes)
@@ -448,12 +473,12 @@ impl Sim<'_> {
                             match *slot {
                                 Some(h) if h as usize != i => {
                                     self.stop(i, now);
-                                    self.state[i] = State::Blocked(obj);
+                                    self.set_state(i, State::Blocked(obj), now);
                                 }
                                 _ => *slot = Some(i as u32),
                             }
                         }
-                        Action::Give(obj) => self.give(obj, i),
+                        Action::Give(obj) => self.give(obj, i, now),
                     }
                     continue;
                 }
@@ -475,7 +500,9 @@ impl Sim<'_> {
                 self.done[i] = 0;
                 self.next_action[i] = 0;
                 self.wait_from[i] = now;
-                self.state[i] = if self.job[i] >= t.jobs.len() { State::Done } else { State::Waiting };
+                let next = if self.job[i] >= t.jobs.len() { State::Done } else { State::Waiting };
+                self.set_state(i, next, now);
+                self.refresh(i);
             }
         }
     }
@@ -494,6 +521,9 @@ impl Sim<'_> {
         let id = self.phase_base[t][job as usize] + phase as usize;
         if self.fired[id] == NOT_FIRED {
             self.fired[id] = now + delay;
+            if self.job[t] == job as usize && self.phase[t] == phase as usize {
+                self.refresh(t);
+            }
             if self.s.timeline {
                 self.out.flows.push(Flow {
                     from_task: from as u32,
@@ -506,7 +536,7 @@ impl Sim<'_> {
         }
     }
 
-    fn give(&mut self, obj: u32, by: usize) {
+    fn give(&mut self, obj: u32, by: usize, now: u64) {
         if self.holder[obj as usize] != Some(by as u32) && self.holder[obj as usize].is_some() {
             return;
         }
@@ -517,16 +547,20 @@ impl Sim<'_> {
             .max_by_key(|&j| (self.urgency(j), std::cmp::Reverse(j)));
         if let Some(j) = waiter {
             self.holder[obj as usize] = Some(j as u32);
-            self.state[j] = State::Ready;
+            self.set_state(j, State::Ready, now);
         }
     }
 
     fn stop(&mut self, i: usize, now: u64) {
         if let State::Running(c) = self.state[i] {
-            if self.s.timeline && now > self.seg_start[i] {
+            let ran = now - self.seg_start[i];
+            self.out.tasks[i].running_ns += ran;
+            self.out.core_busy_ns[usize::from(c)] += ran;
+            if self.s.timeline && ran > 0 {
                 self.out.timeline.push(Segment { core: c, task: i as u32, start_ns: self.seg_start[i], end_ns: now });
             }
-            self.state[i] = State::Ready;
+            self.running[usize::from(c)] = None;
+            self.set_state(i, State::Ready, now);
         }
     }
 
@@ -540,11 +574,16 @@ impl Sim<'_> {
             self.out.overhead_ns += self.s.platform.costs.migration_ns;
         }
         self.last_core[i] = Some(core);
-        self.state[i] = State::Running(core);
+        self.set_state(i, State::Running(core), now);
+        self.running[usize::from(core)] = Some(i);
         self.seg_start[i] = now;
     }
 
     fn schedule(&mut self, now: u64) {
+        if self.s.policy != Policy::Smp {
+            self.schedule_fixed(now);
+            return;
+        }
         let n = self.r.tasks.len();
         // Candidates: ready or running, most urgent first; running ones
         // first among equals, then lower index.
@@ -617,10 +656,48 @@ impl Sim<'_> {
         self.placed = placed;
     }
 
+    /// Every task bound to a core (single, AMP, least-loaded): per core the
+    /// most urgent of its ready or running tasks runs (ties: the running
+    /// one, then the lower index). O(tasks), no sorting.
+    fn schedule_fixed(&mut self, now: u64) {
+        let mut chosen = std::mem::take(&mut self.chosen);
+        chosen.iter_mut().for_each(|c| *c = None);
+        let key =
+            |sim: &Self, i: usize| (sim.urgency(i), matches!(sim.state[i], State::Running(_)), std::cmp::Reverse(i));
+        for i in 0..self.r.tasks.len() {
+            if !matches!(self.state[i], State::Ready | State::Running(_)) {
+                continue;
+            }
+            let Some(h) = self.home[i] else { continue };
+            let slot = &mut chosen[usize::from(h)];
+            if slot.is_none_or(|j| key(self, i) > key(self, j)) {
+                *slot = Some(i);
+            }
+        }
+        for (c, pick) in chosen.iter().enumerate() {
+            if let Some(r) = self.running[c]
+                && *pick != Some(r)
+            {
+                self.stop(r, now);
+            }
+        }
+        for (c, pick) in chosen.iter().enumerate() {
+            if let Some(i) = *pick
+                && self.state[i] != State::Running(c as u16)
+            {
+                self.start(i, c as u16, now);
+            }
+        }
+        self.chosen = chosen;
+    }
+
     fn finish(mut self) -> Outcome {
         let now = self.out.makespan_ns;
         for i in 0..self.r.tasks.len() {
             self.stop(i, now);
+            if self.state[i] == State::Ready {
+                self.set_state(i, State::Done, now);
+            }
         }
         let mut all = Vec::new();
         let mut jobs = 0;
