@@ -129,6 +129,10 @@ pub struct Outcome {
     /// Signals between tasks (empty unless the timeline is asked for).
     #[serde(skip)]
     pub flows: Vec<Flow>,
+    /// Per job that ran (with the timeline): task, job index, release and
+    /// first start, ns.
+    #[serde(skip)]
+    pub job_starts: Vec<(u32, u32, u64, u64)>,
 }
 
 /// Simulation settings.
@@ -187,6 +191,8 @@ struct Sim<'a> {
     dirty: bool,
     /// The task running on each core.
     running: Vec<Option<usize>>,
+    /// The last job of each task that started running (`usize::MAX`: none).
+    started: Vec<usize>,
     /// Since when each ready task has been ready.
     ready_since: Vec<u64>,
     /// Tasks ready and not running.
@@ -278,10 +284,12 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
             overhead_ns: 0,
             timeline: Vec::new(),
             flows: Vec::new(),
+            job_starts: Vec::new(),
         },
         seg_start: vec![0; n],
         dirty: true,
         running: vec![None; k],
+        started: vec![usize::MAX; n],
         ready_since: vec![0; n],
         n_ready: 0,
         rel: vec![NOT_FIRED; n],
@@ -574,6 +582,10 @@ impl Sim<'_> {
             self.out.overhead_ns += self.s.platform.costs.migration_ns;
         }
         self.last_core[i] = Some(core);
+        if self.s.timeline && self.started[i] != self.job[i] {
+            self.started[i] = self.job[i];
+            self.out.job_starts.push((i as u32, self.job[i] as u32, self.job_release[i], now));
+        }
         self.set_state(i, State::Running(core), now);
         self.running[usize::from(core)] = Some(i);
         self.seg_start[i] = now;

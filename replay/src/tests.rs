@@ -326,11 +326,14 @@ mod replay {
                     list.sort_unstable();
                     prop_assert!(list.windows(2).all(|w| w[0].1 <= w[1].0), "{:?} overlap", policy);
                 }
-                // Timer-released tasks (the first has no sender) never run
-                // before their first recorded release.
-                let first = r.tasks[0].jobs.first().map(|j| j.recorded_release_ns);
-                if let Some(release) = first {
-                    prop_assert!(by_task[0].first().is_none_or(|s| s.0 >= release));
+                // No job starts before its release, and a timer-released
+                // job is never released before its recorded time.
+                prop_assert!(!o.job_starts.is_empty());
+                for &(t, j, release, start) in &o.job_starts {
+                    prop_assert!(start >= release, "{:?}: job {} of {} starts at {} before {}", policy, j, t, start, release);
+                    if let crate::Release::Timer(at) = r.tasks[t as usize].jobs[j as usize].phases[0].release {
+                        prop_assert!(release >= at, "{:?}: released at {} before its time {}", policy, release, at);
+                    }
                 }
                 match policy {
                     Policy::Amp | Policy::Single => prop_assert_eq!(o.migrations, 0),
