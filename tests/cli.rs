@@ -315,6 +315,10 @@ fn gen_reproduces_the_committed_sample() {
     let out = corera().args(["gen", "samples/printer/workload.toml"]).output().unwrap();
     assert!(out.status.success());
     assert!(out.stdout == std::fs::read(repo(SAMPLE)).unwrap(), "samples/printer/printer.log is stale: regenerate it");
+    let out = corera().args(["gen", "samples/rp2-cluster/workload.toml"]).output().unwrap();
+    assert!(out.status.success());
+    let committed = std::fs::read(repo("samples/rp2-cluster/ecu.log")).unwrap();
+    assert!(out.stdout == committed, "samples/rp2-cluster/ecu.log is stale: regenerate it");
     corera().args(["gen", "-"]).assert().code(2).stderr(predicate::str::contains("could not read workload `-`"));
 }
 
@@ -322,7 +326,7 @@ fn gen_reproduces_the_committed_sample() {
 fn usage_errors_exit_2_and_help_has_examples() {
     corera().args(["analyze", "--cores", "0"]).assert().code(2);
     corera().args(["frobnicate"]).assert().code(2);
-    for cmd in ["analyze", "ingest", "graph", "place", "emit", "gen"] {
+    for cmd in ["analyze", "ingest", "graph", "place", "emit", "simulate", "gen"] {
         corera().args([cmd, "--help"]).assert().success().stdout(predicate::str::contains("Example:\n  corera "));
     }
 }
