@@ -206,6 +206,8 @@ struct Sim<'a> {
     cand: Vec<usize>,
     chosen: Vec<Option<usize>>,
     placed: Vec<bool>,
+    open: Vec<usize>,
+    winners: Vec<usize>,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
@@ -297,6 +299,8 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         cand: Vec::with_capacity(n),
         chosen: vec![None; k],
         placed: vec![false; n],
+        open: Vec::with_capacity(k),
+        winners: Vec::with_capacity(k),
     };
     for i in 0..n {
         if replay.tasks[i].jobs.is_empty() {
@@ -622,9 +626,12 @@ impl Sim<'_> {
             // Free tasks fill the remaining cores, most urgent first, each
             // keeping the core it runs on, else the one it last ran on,
             // else any (bound tasks are only ISRs under SMP).
-            let mut open: Vec<usize> = (0..self.k).filter(|&c| chosen[c].is_none()).collect();
-            let winners: Vec<usize> =
-                cand.iter().copied().filter(|&i| self.home[i].is_none()).take(open.len()).collect();
+            let mut open = std::mem::take(&mut self.open);
+            open.clear();
+            open.extend((0..self.k).filter(|&c| chosen[c].is_none()));
+            let mut winners = std::mem::take(&mut self.winners);
+            winners.clear();
+            winners.extend(cand.iter().copied().filter(|&i| self.home[i].is_none()).take(open.len()));
             for pass in 0..3 {
                 for &i in &winners {
                     if placed[i] {
@@ -645,6 +652,8 @@ impl Sim<'_> {
                     }
                 }
             }
+            self.open = open;
+            self.winners = winners;
         }
         for &i in &cand {
             if let State::Running(c) = self.state[i]
