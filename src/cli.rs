@@ -13,8 +13,49 @@ pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
     /// Print no progress and no warnings.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub(crate) quiet: bool,
+    /// Also print each stage and how long it took, on stderr.
+    #[arg(short, long, global = true)]
+    pub(crate) verbose: bool,
+    /// Colour on stderr: `auto` (a terminal and NO_COLOR unset), `always`
+    /// or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub(crate) color: ColorArg,
+}
+
+/// When to colour messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorArg {
+    /// The choice as given on the command line, before clap has parsed
+    /// it (so that clap's own messages follow it too).
+    pub(crate) fn from_args(args: &[std::ffi::OsString]) -> ColorArg {
+        let mut choice = ColorArg::Auto;
+        let mut it = args.iter().map(|a| a.to_string_lossy());
+        while let Some(a) = it.next() {
+            let value = match a.strip_prefix("--color") {
+                Some("") => it.next().map(|v| v.into_owned()),
+                Some(rest) => rest.strip_prefix('=').map(str::to_string),
+                None => None,
+            };
+            match value.as_deref() {
+                Some("always") => choice = ColorArg::Always,
+                Some("never") => choice = ColorArg::Never,
+                Some("auto") => choice = ColorArg::Auto,
+                _ => {}
+            }
+        }
+        choice
+    }
 }
 
 #[derive(Debug, Subcommand)]

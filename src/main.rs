@@ -5,13 +5,21 @@ mod cli;
 mod commands;
 mod exit;
 mod pipeline;
+mod style;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let color = style::wants_color(cli::ColorArg::from_args(&args));
+    let command = cli::Cli::command().color(if color { clap::ColorChoice::Always } else { clap::ColorChoice::Never });
+    let cli = match command.try_get_matches_from(&args).and_then(|m| cli::Cli::from_arg_matches(&m)) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    style::init(color, cli.verbose);
     match commands::run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
@@ -19,7 +27,7 @@ fn main() -> ExitCode {
             if failure.is_broken_pipe() {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {:#}", failure.error);
+            eprintln!("{} {:#}", style::error(), failure.error);
             ExitCode::from(failure.code)
         }
     }

@@ -17,7 +17,7 @@ use crate::exit::{Failure, WithCode};
 
 /// A spinner on stderr for steps that take longer than a moment; hidden
 /// with `-q` or when stderr is not a terminal.
-pub(crate) struct Progress(ProgressBar);
+pub(crate) struct Progress(ProgressBar, std::cell::RefCell<Option<(String, std::time::Instant)>>);
 
 impl Progress {
     pub(crate) fn new(quiet: bool) -> Progress {
@@ -29,15 +29,27 @@ impl Progress {
             bar.enable_steady_tick(Duration::from_millis(100));
             bar
         };
-        Progress(bar)
+        Progress(bar, std::cell::RefCell::new(None))
     }
 
     pub(crate) fn step(&self, msg: &'static str) {
+        self.report();
         self.0.set_message(msg);
+        if crate::style::verbose() {
+            *self.1.borrow_mut() = Some((msg.to_string(), std::time::Instant::now()));
+        }
     }
 
     pub(crate) fn finish(&self) {
+        self.report();
         self.0.finish_and_clear();
+    }
+
+    /// With `-v`: the step that just ended and its duration.
+    fn report(&self) {
+        if let Some((step, since)) = self.1.borrow_mut().take() {
+            self.0.suspend(|| eprintln!("corera: {step}: {:.3} s", since.elapsed().as_secs_f64()));
+        }
     }
 }
 
@@ -88,13 +100,13 @@ pub(crate) fn warn(quiet: bool, input: &str, warnings: &[Warning]) {
     const SHOWN: usize = 20;
     for w in warnings.iter().take(SHOWN) {
         if w.line > 0 {
-            eprintln!("warning: {input}:{}: {}", w.line, w.message);
+            eprintln!("{} {input}:{}: {}", crate::style::warning(), w.line, w.message);
         } else {
-            eprintln!("warning: {input}: {}", w.message);
+            eprintln!("{} {input}: {}", crate::style::warning(), w.message);
         }
     }
     if warnings.len() > SHOWN {
-        eprintln!("warning: {} more warnings not shown", warnings.len() - SHOWN);
+        eprintln!("{} {} more warnings not shown", crate::style::warning(), warnings.len() - SHOWN);
     }
 }
 

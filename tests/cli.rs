@@ -687,3 +687,26 @@ fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
     let dot = std::fs::read_to_string(dir.path().join("graph.dot")).unwrap();
     assert!(dot.contains("\\ncore 1") && dot.contains("fillcolor=\"#ffffb3\""), "{dot}");
 }
+
+#[test]
+fn color_follows_the_flag_and_no_color_and_verbose_times_each_stage() {
+    // Not a terminal here: auto means no colour; always forces it, also for
+    // clap's own messages; NO_COLOR is honoured by auto.
+    let plain = corera().args(["place", "no-such.log"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&plain.stderr).starts_with("error: could not open trace"));
+    let forced = corera().args(["place", "no-such.log", "--color", "always"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&forced.stderr).starts_with("\x1b[1;31merror:\x1b[0m could not open trace"));
+    let clap_forced = corera().args(["place", "--frobnicate", "--color=always"]).output().unwrap();
+    assert_eq!(clap_forced.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&clap_forced.stderr).contains("\x1b["));
+    let never = corera().env("NO_COLOR", "1").args(["place", "no-such.log", "--color", "auto"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&never.stderr).contains('\x1b'));
+    // -v names every stage with its time; -q and -v together are a usage error.
+    let dir = tempfile::tempdir().unwrap();
+    let out = corera().args(["analyze", SAMPLE, "-v", "-o"]).arg(dir.path()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for stage in ["reading trace", "building task graph", "searching placements", "replaying the trace"] {
+        assert!(stderr.lines().any(|l| l.starts_with(&format!("corera: {stage}")) && l.ends_with(" s")), "{stderr}");
+    }
+    corera().args(["-q", "-v", "place", SAMPLE]).assert().code(2);
+}
