@@ -33,15 +33,6 @@ fn ms(ns: f64) -> String {
     format!("{:.3}", ns / 1e6)
 }
 
-fn policy_label(p: Policy) -> &'static str {
-    match p {
-        Policy::Single => "single core",
-        Policy::Smp => "SMP (global)",
-        Policy::SmpLeastLoaded => "SMP least-loaded",
-        Policy::Amp => "AMP (corera placement)",
-    }
-}
-
 impl Emitter for HtmlReport {
     fn name(&self) -> &'static str {
         "html"
@@ -88,7 +79,6 @@ fn headline(s: &mut String, r: &Report<'_>) {
         let _ = writeln!(s, "<p>No replay in this report.</p></section>");
         return;
     };
-    let better = |then: f64, now: f64| if then > 0.0 { (then - now) * 100.0 / then } else { 0.0 };
     let _ = writeln!(
         s,
         "<table><tr><th>policy</th><th>cores</th><th>RUNNING s</th><th>READY s</th><th>mean response ms</th>\
@@ -96,13 +86,12 @@ fn headline(s: &mut String, r: &Report<'_>) {
          <th>idle core while work waited ms</th></tr>"
     );
     for o in r.replay {
-        let (ready, resp) =
-            (better(single.ready_ns as f64, o.ready_ns as f64), better(single.response_mean_ns, o.response_mean_ns));
+        let (ready, resp) = o.improvement_over(single);
         let _ = writeln!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td class=\"{}\">{}</td>\
              <td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            policy_label(o.policy),
+            o.policy.label(),
             o.cores,
             o.running_ns as f64 / 1e9,
             o.ready_ns as f64 / 1e9,
@@ -155,7 +144,7 @@ fn loads(s: &mut String, r: &Report<'_>) {
         bar(s, &format!("core {c}"), *u, limit, PALETTE[c % PALETTE.len()]);
     }
     for o in r.replay {
-        let _ = writeln!(s, "<h3>Replay: {} (busy share of the run)</h3>", policy_label(o.policy));
+        let _ = writeln!(s, "<h3>Replay: {} (busy share of the run)</h3>", o.policy.label());
         for (c, b) in o.core_busy.iter().enumerate() {
             bar(s, &format!("core {c}"), *b, None, PALETTE[c % PALETTE.len()]);
         }
@@ -312,7 +301,7 @@ fn timelines(s: &mut String, r: &Report<'_>) {
                 *lane = downsample(lane, MAX_SEGMENTS_PER_LANE);
             }
         }
-        policies.push(json!({ "name": policy_label(o.policy), "makespan": o.makespan_ns, "lanes": lanes }));
+        policies.push(json!({ "name": o.policy.label(), "makespan": o.makespan_ns, "lanes": lanes }));
     }
     let data = json!({ "tasks": names, "policies": policies });
     let _ = writeln!(

@@ -19,15 +19,15 @@ pub const SCHEMA_VERSION: u32 = 2;
 /// the single-core run in READY time and mean response time.
 fn replay_json(r: &Report<'_>) -> serde_json::Value {
     let single = r.replay.iter().find(|o| o.policy == corera_replay::Policy::Single);
-    let better = |then: f64, now: f64| if then > 0.0 { (then - now) * 100.0 / then } else { 0.0 };
     let policies: Vec<_> = r
         .replay
         .iter()
         .map(|o| {
             let mut v = serde_json::to_value(o).expect("serialisable");
             if let Some(s) = single {
-                v["ready_improvement_pct"] = json!(better(s.ready_ns as f64, o.ready_ns as f64));
-                v["response_improvement_pct"] = json!(better(s.response_mean_ns, o.response_mean_ns));
+                let (ready, response) = o.improvement_over(s);
+                v["ready_improvement_pct"] = json!(ready);
+                v["response_improvement_pct"] = json!(response);
             }
             v
         })

@@ -30,6 +30,16 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// How reports name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Policy::Single => "single core",
+            Policy::Smp => "SMP (global)",
+            Policy::SmpLeastLoaded => "SMP least-loaded",
+            Policy::Amp => "AMP (placement)",
+        }
+    }
+
     /// The CLI name.
     pub fn name(self) -> &'static str {
         match self {
@@ -133,6 +143,16 @@ pub struct Outcome {
     /// first start, ns.
     #[serde(skip)]
     pub job_starts: Vec<(u32, u32, u64, u64)>,
+}
+
+impl Outcome {
+    /// Improvement over `base` (usually the single-core run), in %, of the
+    /// summed READY time and of the mean response time: positive is better,
+    /// 0 when `base` has none.
+    pub fn improvement_over(&self, base: &Outcome) -> (f64, f64) {
+        let better = |then: f64, now: f64| if then > 0.0 { (then - now) * 100.0 / then } else { 0.0 };
+        (better(base.ready_ns as f64, self.ready_ns as f64), better(base.response_mean_ns, self.response_mean_ns))
+    }
 }
 
 /// Simulation settings.
