@@ -42,12 +42,7 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
         pipeline::write(&path, &emitter.emit(&report))?;
         written.push(path.display().to_string());
     }
-    let mut cores_by_id = vec![0u16; a.graph.tasks.len()];
-    for (i, &id) in a.problem.task_ids.iter().enumerate() {
-        if let Some(c) = cores_by_id.get_mut(id as usize) {
-            *c = a.solution.placement.core_of[i];
-        }
-    }
+    let cores_by_id = a.problem.cores_by_task_id(&a.solution.placement.core_of, a.graph.tasks.len());
     let dot = args.output.join("graph.dot");
     pipeline::write(&dot, a.graph.to_dot(Some(&cores_by_id)).as_bytes())?;
     written.push(dot.display().to_string());

@@ -265,15 +265,7 @@ pub(crate) fn replay_of(trace: &Trace, graph: &TaskGraph) -> Replay {
 
 /// The core of each replay task under a placement of `problem`.
 pub(crate) fn replay_cores(replay: &Replay, problem: &Problem, core_of: &[u16]) -> Vec<u16> {
-    let mut cores = vec![0u16; replay.tasks.len()];
-    for (i, &id) in problem.task_ids.iter().enumerate() {
-        if let Some(&slot) = replay.index_of.get(id as usize)
-            && slot != u32::MAX
-        {
-            cores[slot as usize] = core_of[i];
-        }
-    }
-    cores
+    replay.cores(&problem.cores_by_task_id(core_of, replay.index_of.len()))
 }
 
 /// Replays the trace on one core, under global SMP, and under the AMP

@@ -97,11 +97,7 @@ pub fn summary(r: &Report<'_>) -> String {
         "imbalance {:.1} % (limit: {limit}){}{}",
         r.cost.imbalance * 100.0,
         if p.pinned.iter().any(Option::is_some) { "; * = pinned" } else { "" },
-        if p.pinned.iter().zip(&p.allowed).any(|(p, a)| p.is_none() && a.is_some()) {
-            "; + = restricted cores"
-        } else {
-            ""
-        }
+        if p.has_core_subsets() { "; + = restricted cores" } else { "" }
     );
     for note in &sol.notes {
         let _ = writeln!(s, "note: {note}");
@@ -114,30 +110,24 @@ pub fn summary(r: &Report<'_>) -> String {
 fn replay_table(s: &mut String, r: &Report<'_>) {
     let Some(single) = r.replay.iter().find(|o| o.policy == corera_replay::Policy::Single) else { return };
     let ms = |ns: f64| ns / 1e6;
-    let better = |then: f64, now: f64| if then > 0.0 { (then - now) * 100.0 / then } else { 0.0 };
     let _ = writeln!(
         s,
         "\nreplay of the traced jobs: {:<16} {:>5} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>10}",
         "policy", "cores", "RUNNING s", "READY s", "resp ms", "READY", "resp", "migr.", "x-core msg"
     );
     for o in r.replay {
-        let label = match o.policy {
-            corera_replay::Policy::Single => "single core",
-            corera_replay::Policy::Smp => "SMP (global)",
-            corera_replay::Policy::SmpLeastLoaded => "SMP least-loaded",
-            corera_replay::Policy::Amp => "AMP (placement)",
-        };
+        let (ready, resp) = o.improvement_over(single);
         let _ = writeln!(
             s,
             "{:26} {:<16} {:>5} {:>10.3} {:>10.3} {:>9.3} {:>6.1}% {:>7.1}% {:>8} {:>10}",
             "",
-            label,
+            o.policy.label(),
             o.cores,
             o.running_ns as f64 / 1e9,
             o.ready_ns as f64 / 1e9,
             ms(o.response_mean_ns),
-            better(single.ready_ns as f64, o.ready_ns as f64),
-            better(single.response_mean_ns, o.response_mean_ns),
+            ready,
+            resp,
             o.migrations,
             o.cross_core_messages
         );

@@ -380,13 +380,9 @@ impl Problem {
         self.allows(i, c) && self.apart[i].iter().all(|&j| usize::from(core_of[j as usize]) != c)
     }
 
-    /// Whether some task may use several but not all cores, or some tasks
-    /// must be apart or together: the methods that only know pins do not
-    /// apply.
-    pub fn has_set_constraints(&self) -> bool {
+    /// Whether some task may use several but not all cores.
+    pub fn has_core_subsets(&self) -> bool {
         self.allowed.iter().zip(&self.pinned).any(|(a, p)| a.is_some() && p.is_none())
-            || self.apart.iter().any(|a| !a.is_empty())
-            || !self.together.is_empty()
     }
 
     /// What `placement` breaks, as sentences (empty when it meets every
@@ -472,6 +468,19 @@ impl Problem {
         Some((merged, slot))
     }
 
+    /// The core of every trace task under `core_of` (a placement of this
+    /// problem), indexed by trace task id; tasks outside the problem (idle
+    /// tasks) get core 0.
+    pub fn cores_by_task_id(&self, core_of: &[CoreId], trace_tasks: usize) -> Vec<CoreId> {
+        let mut cores = vec![0; trace_tasks];
+        for (&id, &c) in self.task_ids.iter().zip(core_of) {
+            if let Some(slot) = cores.get_mut(id as usize) {
+                *slot = c;
+            }
+        }
+        cores
+    }
+
     /// Number of tasks.
     pub fn len(&self) -> usize {
         self.names.len()
@@ -496,7 +505,7 @@ impl Problem {
     /// a renaming of cores: those holding a pinned task, and every core
     /// when some task may use only a subset of several cores.
     pub fn fixed_cores(&self, cores: CoreId) -> Vec<bool> {
-        if self.allowed.iter().zip(&self.pinned).any(|(a, p)| a.is_some() && p.is_none()) {
+        if self.has_core_subsets() {
             return vec![true; cores as usize];
         }
         let mut fixed = vec![false; cores as usize];
@@ -562,7 +571,7 @@ mod tests {
         // A apart from C means apart from B too (B shares C's core).
         assert_eq!(p.apart[1], vec![2, 3]);
         assert_eq!(p.together, vec![vec![2, 3]]);
-        assert!(p.has_set_constraints());
+        assert!(p.has_core_subsets());
         let bad = Placement::new(vec![0, 1, 1, 2]);
         assert_eq!(
             p.violations(&bad),

@@ -406,8 +406,9 @@ impl Replay {
         }
     }
 
-    /// Total execution demand of every job, in ns of the traced core.
-    pub fn demand_ns(&self) -> u64 {
-        self.tasks.iter().flat_map(|t| &t.jobs).flat_map(|j| &j.phases).map(|p| p.exec_ns).sum()
+    /// The core of each replay task, from the core of each trace task (by
+    /// trace id), as [`Setup::core_of`](crate::Setup::core_of) takes it.
+    pub fn cores(&self, by_trace_id: &[u16]) -> Vec<u16> {
+        self.tasks.iter().map(|t| by_trace_id.get(t.id as usize).copied().unwrap_or(0)).collect()
     }
 }
