@@ -69,7 +69,9 @@ pub(crate) enum Command {
     Ingest(IngestArgs),
     /// Build the task graph: per-task load, throughput and response times,
     /// per-pair traffic.
-    #[command(after_help = "Example:\n  corera graph samples/printer/printer.log --dot graph.dot")]
+    #[command(after_help = "Example:\n  corera graph samples/printer/printer.log\n  \
+        corera graph samples/printer/printer.log --json > graph.json\n  \
+        corera graph samples/printer/printer.log -o graph.json --dot graph.dot")]
     Graph(GraphArgs),
     /// Find the best placement of the traced tasks on the cores.
     #[command(after_help = "Example:\n  corera place samples/printer/printer.log --cores 2 --pin MotorPaper=1\n  \
@@ -259,9 +261,13 @@ pub(crate) struct IngestArgs {
 pub(crate) struct GraphArgs {
     #[command(flatten)]
     pub(crate) input: InputArgs,
-    /// Write the task graph as JSON to FILE (`-`, the default, for stdout).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub(crate) output: PathBuf,
+    /// Write the task graph as JSON to FILE (`-` for stdout) instead of
+    /// printing the table.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Print the task graph as JSON on stdout instead of the table.
+    #[arg(long, conflicts_with = "output")]
+    pub(crate) json: bool,
     /// Also write Graphviz DOT to FILE (`-` for stdout).
     #[arg(long, value_name = "FILE")]
     pub(crate) dot: Option<PathBuf>,
@@ -303,6 +309,10 @@ pub(crate) struct EmitArgs {
     /// Output file (`-`, the default, for stdout).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub(crate) output: PathBuf,
+    /// After writing FILE, print on stdout a JSON record of what was
+    /// written (file, target, bytes, hash, placement); needs `-o FILE`.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// Output kinds of `corera emit`.
@@ -374,6 +384,10 @@ pub(crate) struct GenArgs {
     /// Output log (`-`, the default, for stdout).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub(crate) output: PathBuf,
+    /// After writing FILE, print on stdout a JSON record of the generated
+    /// trace (file, tasks, events per kind, duration, seed); needs `-o FILE`.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! One function per subcommand.
 
 use anyhow::Context;
+use clap::ValueEnum;
 use corera_emit::{CHeader, Emitter, HeaderTarget, HtmlReport, Json, TasksetScript};
 use corera_trace_ingest::TraceSummary;
 
@@ -119,13 +120,38 @@ fn graph(args: &GraphArgs, quiet: bool) -> Result<(), Failure> {
     let name = input_name(&args.input);
     warn(quiet, &name, &parsed.warnings);
     warn(quiet, &name, &warnings);
-    let mut json = serde_json::to_vec_pretty(&graph).expect("serialisable");
-    json.push(b'\n');
-    pipeline::write(&args.output, &json)?;
     if let Some(dot) = &args.dot {
         pipeline::write(dot, graph.to_dot(None).as_bytes())?;
     }
+    let mut json = serde_json::to_vec_pretty(&graph).expect("serialisable");
+    json.push(b'\n');
+    match &args.output {
+        Some(path) => pipeline::write(path, &json),
+        None if args.json => stdout(&String::from_utf8(json).expect("JSON is UTF-8")),
+        // The DOT went to stdout: the table would corrupt it.
+        None if args.dot.as_deref().is_some_and(|d| d.as_os_str() == "-") => Ok(()),
+        None => stdout(&format!("{name}:\n{}", graph.to_table(15))),
+    }
+}
+
+/// `--json` on a command that writes its artifact to `-o`: the record goes
+/// to stdout, so the artifact needs a file.
+fn json_needs_file(json: bool, output: &std::path::Path) -> Result<(), Failure> {
+    if json && output.as_os_str() == "-" {
+        return Err(anyhow::anyhow!("--json prints a record on stdout, so the output needs a file: add -o FILE"))
+            .input();
+    }
     Ok(())
+}
+
+/// The JSON record of an artifact written to `path`.
+fn written(path: &std::path::Path, kind: &str, bytes: &[u8]) -> serde_json::Value {
+    serde_json::json!({
+        "file": path.display().to_string(),
+        "target": kind,
+        "bytes": bytes.len(),
+        "fingerprint": corera_trace_ingest::Fingerprint::of(bytes),
+    })
 }
 
 fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
@@ -240,6 +266,7 @@ fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> 
 }
 
 fn emit(args: &EmitArgs, quiet: bool) -> Result<(), Failure> {
+    json_needs_file(args.json, &args.output)?;
     let a = pipeline::analyze(&args.input, &args.place, quiet)?;
     warn(quiet, &a.name, &a.warnings);
     let header = |target| CHeader { target };
@@ -252,10 +279,21 @@ fn emit(args: &EmitArgs, quiet: bool) -> Result<(), Failure> {
         Target::Json => &Json,
         Target::Html => &HtmlReport,
     };
-    pipeline::write(&args.output, &emitter.emit(&a.report()))
+    let bytes = emitter.emit(&a.report());
+    pipeline::write(&args.output, &bytes)?;
+    if !args.json {
+        return Ok(());
+    }
+    let target = args.target.to_possible_value().expect("no skipped targets");
+    let mut record = written(&args.output, target.get_name(), &bytes);
+    record["placement"] = (0..a.problem.len())
+        .map(|i| serde_json::json!({ "task": a.problem.names[i], "core": a.solution.placement.core_of[i] }))
+        .collect();
+    stdout(&format!("{}\n", serde_json::to_string_pretty(&record).expect("serialisable")))
 }
 
 fn gen_log(args: &GenArgs) -> Result<(), Failure> {
+    json_needs_file(args.json, &args.output)?;
     let text = std::fs::read_to_string(&args.workload)
         .with_context(|| format!("could not read workload `{}`", args.workload.display()))
         .input()?;
@@ -280,7 +318,14 @@ fn gen_log(args: &GenArgs) -> Result<(), Failure> {
     let mut out = body[..newline].to_vec();
     out.append(&mut bytes);
     out.extend_from_slice(&body[newline..]);
-    pipeline::write(&args.output, &out)
+    pipeline::write(&args.output, &out)?;
+    if !args.json {
+        return Ok(());
+    }
+    let mut record = written(&args.output, "corera-log", &out);
+    record["seed"] = workload.seed.into();
+    record["trace"] = serde_json::to_value(TraceSummary::of(&trace)).expect("serialisable");
+    stdout(&format!("{}\n", serde_json::to_string_pretty(&record).expect("serialisable")))
 }
 
 /// `corera simulate`: the traced jobs under one policy.
@@ -346,12 +391,32 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
         ));
     }
     text.push('\n');
-    for (c, b) in o.core_busy.iter().enumerate() {
+    let mut c = 0;
+    while c < o.core_busy.len() {
+        // A run of unused cores is one line.
+        let end = (c..o.core_busy.len()).find(|&d| o.core_busy_ns[d] > 0).unwrap_or(o.core_busy.len());
+        if end > c + 1 {
+            text.push_str(&format!("cores {c}-{}: unused\n", end - 1));
+            c = end;
+            continue;
+        }
+        let b = o.core_busy[c];
         text.push_str(&format!("core {c}: {:5.1} % busy, {:5.1} % idle\n", b * 100.0, 100.0 - b * 100.0));
+        c += 1;
+    }
+    if policy == Policy::Amp {
+        let cost = corera_placement::Cost::of(&p.problem, &p.platform, &corera_placement::Placement::new(core_of));
+        text.push_str(&format!(
+            "placement: {} cross-core traffic{}, busiest core {:.1} % load\n",
+            cost.objective.cross_traffic,
+            if p.platform.is_uniform() { "" } else { " (topology-weighted)" },
+            cost.core_utilisation.iter().copied().fold(0.0, f64::max) * 100.0
+        ));
     }
     text.push_str(&format!(
         "makespan {:.3} s, {:.1} jobs/s, RUNNING {:.3} s, READY {:.3} s, mean response {:.3} ms\n\
-         migrations {}, cross-core messages {}, idle core while a task waited {:.3} ms\n",
+         migrations {}, cross-core messages {}, idle core while a task waited {:.3} ms\n\
+         input rate sustained {:.1} % of the recorded rate ({})\n",
         o.makespan_ns as f64 / 1e9,
         o.throughput_jobs_per_s,
         o.running_ns as f64 / 1e9,
@@ -359,7 +424,9 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
         o.response_mean_ns / 1e6,
         o.migrations,
         o.cross_core_messages,
-        o.non_work_conserving_ns as f64 / 1e6
+        o.non_work_conserving_ns as f64 / 1e6,
+        o.sustained_rate * 100.0,
+        if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
     ));
     stdout(&text)
 }

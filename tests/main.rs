@@ -1,6 +1,8 @@
 //! End-to-end tests of the `corera` binary, in one test binary so that the
 //! pipeline crates are linked once.
 //!
+//! - `book`: the reference pages show the real `--help`, the quick start the
+//!   real summary.
 //! - `browser`: the HTML report in headless Chromium (skipped without it,
 //!   unless `CORERA_REQUIRE_BROWSER=1`).
 //! - `cli`: every subcommand from the outside: exit codes, stdin, errors.
@@ -11,6 +13,7 @@
 //! See `tests/README.md` for how to add a case and how to update golden
 //! files.
 
+mod book;
 mod browser;
 mod cli;
 mod golden;

@@ -34,6 +34,7 @@ prop_compose! {
         let isr = isr && period.is_some();
         TaskSpec {
             name: format!("T{i}"),
+            count: None,
             kind: if isr { "isr".into() } else { "task".into() },
             priority,
             period_us: period,

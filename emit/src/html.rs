@@ -83,14 +83,14 @@ fn headline(s: &mut String, r: &Report<'_>) {
         s,
         "<table><tr><th>policy</th><th>cores</th><th>RUNNING s</th><th>READY s</th><th>mean response ms</th>\
          <th>READY vs single</th><th>response vs single</th><th>migrations</th><th>cross-core signals</th>\
-         <th>idle core while work waited ms</th></tr>"
+         <th>idle core while work waited ms</th><th>input rate sustained</th></tr>"
     );
     for o in r.replay {
         let (ready, resp) = o.improvement_over(single);
         let _ = writeln!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td class=\"{}\">{}</td>\
-             <td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+             <td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{:.1} %</td></tr>",
             o.policy.label(),
             o.cores,
             o.running_ns as f64 / 1e9,
@@ -102,13 +102,16 @@ fn headline(s: &mut String, r: &Report<'_>) {
             if o.policy == Policy::Single { "–".to_string() } else { format!("{:+.1} %", -resp) },
             o.migrations,
             o.cross_core_messages,
-            ms(o.non_work_conserving_ns as f64)
+            ms(o.non_work_conserving_ns as f64),
+            if o.keeps_up() { "" } else { "bad" },
+            o.sustained_rate * 100.0
         );
     }
     let _ = writeln!(
         s,
         "</table><p class=\"note\">The traced jobs replayed under each policy (costs: {} ns per cross-core signal and \
-         distance unit, {} ns per byte, {} ns per migration). Negative percentages are improvements.</p></section>",
+         distance unit, {} ns per byte, {} ns per migration). Negative percentages are improvements. The input rate \
+         sustained is the trace's length over the time the run took: below 99 % the cores fall behind.</p></section>",
         r.platform.costs.message_latency_ns, r.platform.costs.byte_ns, r.platform.costs.migration_ns
     );
 }
@@ -419,7 +422,7 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 1100px
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
 h3 { font-size: 1em; margin: 1em 0 .3em; }
 table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
-th:first-child, td:first-child { text-align: left; } .good { color: #1a7f37; font-weight: 600; }
+th:first-child, td:first-child { text-align: left; } .good { color: #1a7f37; font-weight: 600; } .bad { color: #c62828; font-weight: 600; }
 .meta, .note { color: #555; } svg text { font-size: 12px; fill: #222; } svg text.small { font-size: 10px; }
 .edge { stroke: #bbb; } .edge.cross { stroke: #d00; } .node circle { stroke: #333; }
 .dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .4em; }

@@ -77,20 +77,31 @@ pub fn summary(r: &Report<'_>) -> String {
         )
     };
     let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", r.platform.describe(), sol.method);
-    for (c, u) in r.cost.core_utilisation.iter().enumerate() {
-        let n = sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();
-        let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", u * 100.0);
+    let tasks_on = |c: usize| sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();
+    let mut c = 0;
+    while c < r.cost.core_utilisation.len() {
+        let n = tasks_on(c);
+        // A run of cores without tasks is one line.
+        let idle_end =
+            (c..r.cost.core_utilisation.len()).find(|&d| tasks_on(d) > 0).unwrap_or(r.cost.core_utilisation.len());
+        if n == 0 && idle_end > c + 1 {
+            let _ = writeln!(s, "cores {c}-{}: no tasks", idle_end - 1);
+            c = idle_end;
+            continue;
+        }
+        let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", r.cost.core_utilisation[c] * 100.0);
+        c += 1;
     }
-    let percent = |l: &u64| format!("{:.1}", *l as f64 * 100.0 / r.problem.horizon_ns.max(1) as f64);
-    let limits = &r.cost.core_limit_ns;
+    // Limits are in ns of the traced core; shown as load of each core.
+    let percent = |c: usize| {
+        let l = r.cost.core_limit_ns[c] as f64 / r.platform.speed.get(c).copied().unwrap_or(1.0);
+        format!("{:.1}", l * 100.0 / r.problem.horizon_ns.max(1) as f64)
+    };
+    let limits: Vec<String> = (0..r.cost.core_limit_ns.len()).map(percent).collect();
     let limit = if limits.iter().all(|l| *l == limits[0]) {
-        format!("{} % load per core", percent(&limits[0]))
+        format!("{} % load per core", limits[0])
     } else {
-        format!(
-            "{} % load on cores 0..{}",
-            limits.iter().map(percent).collect::<Vec<_>>().join(" / "),
-            limits.len() - 1
-        )
+        format!("{} % load on cores 0..{}", limits.join(" / "), limits.len() - 1)
     };
     let _ = writeln!(
         s,
@@ -112,14 +123,14 @@ fn replay_table(s: &mut String, r: &Report<'_>) {
     let ms = |ns: f64| ns / 1e6;
     let _ = writeln!(
         s,
-        "\nreplay of the traced jobs: {:<16} {:>5} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>10}",
-        "policy", "cores", "RUNNING s", "READY s", "resp ms", "READY", "resp", "migr.", "x-core msg"
+        "\nreplay of the traced jobs: {:<16} {:>5} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>10} {:>7}",
+        "policy", "cores", "RUNNING s", "READY s", "resp ms", "READY", "resp", "migr.", "x-core msg", "rate"
     );
     for o in r.replay {
         let (ready, resp) = o.improvement_over(single);
         let _ = writeln!(
             s,
-            "{:26} {:<16} {:>5} {:>10.3} {:>10.3} {:>9.3} {:>6.1}% {:>7.1}% {:>8} {:>10}",
+            "{:26} {:<16} {:>5} {:>10.3} {:>10.3} {:>9.3} {:>6.1}% {:>7.1}% {:>8} {:>10} {:>6.1}%",
             "",
             o.policy.label(),
             o.cores,
@@ -129,8 +140,19 @@ fn replay_table(s: &mut String, r: &Report<'_>) {
             ready,
             resp,
             o.migrations,
-            o.cross_core_messages
+            o.cross_core_messages,
+            o.sustained_rate * 100.0
         );
     }
     let _ = writeln!(s, "(READY and resp columns with %: improvement over single core)");
+    let behind: Vec<&str> = r.replay.iter().filter(|o| !o.keeps_up()).map(|o| o.policy.label()).collect();
+    let _ = writeln!(
+        s,
+        "(rate: share of the recorded input rate sustained; {})",
+        if behind.is_empty() {
+            "every policy keeps up".to_string()
+        } else {
+            format!("{} fall(s) behind the input", behind.join(", "))
+        }
+    );
 }

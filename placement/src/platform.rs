@@ -84,18 +84,42 @@ struct PlatformFile {
     clusters: Option<ClusterSpec>,
     mesh: Option<MeshSpec>,
     distance: Option<Vec<Vec<u32>>>,
-    capacity: Option<CapacitySpec>,
+    capacity: Option<PerCore>,
     balance: Option<f64>,
-    speed: Option<Vec<f64>>,
+    speed: Option<PerCore>,
     costs: Option<Costs>,
 }
 
-/// One capacity for every core, or one per core.
+/// One value for every core, or one per core.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
-enum CapacitySpec {
+enum PerCore {
     All(f64),
-    PerCore(Vec<f64>),
+    List(Vec<f64>),
+}
+
+impl PerCore {
+    /// The value of each of `cores` cores, each within `range` (shown as
+    /// `shown` in the error).
+    fn values(
+        self,
+        what: &str,
+        cores: CoreId,
+        range: impl Fn(f64) -> bool,
+        shown: &str,
+    ) -> Result<Vec<f64>, PlatformError> {
+        let list = match self {
+            PerCore::All(v) => vec![v; usize::from(cores)],
+            PerCore::List(list) => list,
+        };
+        if list.len() != usize::from(cores) {
+            return Err(PlatformError::File(format!("{what} lists {} cores but the platform has {cores}", list.len())));
+        }
+        match list.iter().find(|v| !range(**v)) {
+            Some(bad) => Err(PlatformError::File(format!("{what} {bad} must be in {shown}"))),
+            None => Ok(list),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -253,7 +277,7 @@ impl Platform {
     /// name = "RP-2"
     /// clusters = { count = 2, size = 4, near = 1, far = 10 }
     /// capacity = 0.9   # a core may be at most 90 % busy (or one per core)
-    /// speed = [1, 1, 1, 1, 2, 2, 2, 2]   # relative to the traced core
+    /// speed = [1, 1, 1, 1, 2, 2, 2, 2]   # relative to the traced core (or one for all)
     ///
     /// [costs]            # of crossing cores in the replay
     /// message_latency_ns = 1000
@@ -283,21 +307,7 @@ impl Platform {
             p.name = name;
         }
         if let Some(spec) = f.capacity {
-            let list = match spec {
-                CapacitySpec::All(c) => vec![c; usize::from(p.cores)],
-                CapacitySpec::PerCore(list) => list,
-            };
-            if list.len() != usize::from(p.cores) {
-                return Err(PlatformError::File(format!(
-                    "capacity lists {} cores but the platform has {}",
-                    list.len(),
-                    p.cores
-                )));
-            }
-            if let Some(c) = list.iter().find(|c| !(**c > 0.0 && **c <= 1.0)) {
-                return Err(PlatformError::File(format!("capacity {c} must be in (0, 1]")));
-            }
-            p.capacity = list;
+            p.capacity = spec.values("capacity", p.cores, |c| c > 0.0 && c <= 1.0, "(0, 1]")?;
         }
         if let Some(b) = f.balance {
             if !(0.0..=10.0).contains(&b) {
@@ -311,18 +321,8 @@ impl Platform {
             }
             p.costs = costs;
         }
-        if let Some(speed) = f.speed {
-            if speed.len() != usize::from(p.cores) {
-                return Err(PlatformError::File(format!(
-                    "speed lists {} cores but the platform has {}",
-                    speed.len(),
-                    p.cores
-                )));
-            }
-            if let Some(bad) = speed.iter().find(|s| !(**s > 0.0 && **s <= 1000.0)) {
-                return Err(PlatformError::File(format!("speed {bad} must be in (0, 1000]")));
-            }
-            p.speed = speed;
+        if let Some(spec) = f.speed {
+            p.speed = spec.values("speed", p.cores, |s| s > 0.0 && s <= 1000.0, "(0, 1000]")?;
         }
         Ok(p)
     }
@@ -443,6 +443,18 @@ mod tests {
         // Core 0 takes the interrupts: keep half of it free.
         let q = Platform::from_toml("cores = 2\ncapacity = [0.5, 1.0]\nbalance = 1.0\n").unwrap();
         assert_eq!(q.core_limits(100, 100), vec![50, 100]);
+        // One speed for all cores: slower, but still interchangeable.
+        let slow = Platform::from_toml(
+            "mesh = { rows = 2, cols = 2 }
+speed = 0.25
+capacity = 0.8
+",
+        )
+        .unwrap();
+        assert_eq!(slow.speed, vec![0.25; 4]);
+        assert!(!slow.is_heterogeneous());
+        assert_eq!(slow.core_limits(400, 1000), vec![110, 110, 110, 110], "balance share, then 0.8 x 0.25 x 1000");
+        assert_eq!(slow.core_limits(4000, 1000), vec![200; 4]);
         assert_eq!(p.distance(0, 4), 10);
         let m = Platform::from_toml("distance = [[0, 2, 5], [2, 0, 1], [5, 1, 0]]\n").unwrap();
         assert_eq!((m.cores, m.distance(0, 2)), (3, 5));

@@ -68,6 +68,8 @@ struct Machine<'w> {
     seq: u64,
     events: Vec<Event>,
     idle: u32,
+    /// Next member of each round-robin group.
+    turn: Vec<usize>,
 }
 
 /// Generates the trace of `workload` run on one core.
@@ -112,6 +114,7 @@ pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
         seq: 0,
         events: Vec::new(),
         idle: w.tasks.len() as u32,
+        turn: vec![0; w.turns.len()],
     };
     for t in &w.tasks {
         let first = match t.release {
@@ -216,12 +219,21 @@ impl Machine<'_> {
         let q = self.quantum;
         let exec = (spec.exec_ns[0] / q + self.rng.below((spec.exec_ns[1] - spec.exec_ns[0]) / q + 1)) * q;
         let n = self.tasks[i].jobs;
-        let steps = spec
-            .steps
-            .iter()
-            .filter(|s| n % u64::from(s.every) == u64::from(s.every) - 1)
-            .map(|s| (((s.at * exec as f64) as u64 / q * q).min(exec), s.step))
-            .collect();
+        let mut steps = Vec::new();
+        for s in spec.steps.iter().filter(|s| n % u64::from(s.every) == u64::from(s.every) - 1) {
+            let mut next = |group: usize| {
+                let members = &self.w.turns[group];
+                let member = members[self.turn[group] % members.len()];
+                self.turn[group] += 1;
+                member
+            };
+            let step = match s.step {
+                Step::SendTurn { group, bytes } => Step::Send { queue: next(group), bytes },
+                Step::NotifyTurn(group) => Step::Notify(next(group)),
+                step => step,
+            };
+            steps.push((((s.at * exec as f64) as u64 / q * q).min(exec), step));
+        }
         let ts = &mut self.tasks[i];
         ts.jobs += 1;
         ts.job = Some(Job { exec, done: 0, steps, next: 0, started: false, take_on_resume: None });
@@ -358,6 +370,7 @@ impl Machine<'_> {
                     self.current = None;
                 }
             }
+            Step::SendTurn { .. } | Step::NotifyTurn(_) => unreachable!("resolved when the job starts"),
             Step::Unlock(m) => {
                 let obj = self.mutex_object(m);
                 self.emit(EventKind::Give, r).object = obj;

@@ -40,7 +40,7 @@ mod workload;
 pub use corera_placement::Costs;
 pub use extract::{Action, Job, Phase, Release, Replay, ReplayTask};
 pub use generate::generate;
-pub use sim::{Flow, Outcome, Policy, Segment, Setup, TaskResult, simulate};
+pub use sim::{Flow, KEEPS_UP, Outcome, Policy, Segment, Setup, TaskResult, simulate};
 pub use workload::{ActionSpec, TaskSpec, Workload, WorkloadError};
 
 #[cfg(test)]

@@ -119,6 +119,11 @@ pub struct Outcome {
     pub makespan_ns: u64,
     /// Completed jobs per second of makespan.
     pub throughput_jobs_per_s: f64,
+    /// Share of the recorded input rate this run sustains: the trace's
+    /// length over the makespan, at most 1. Below [`KEEPS_UP`] the work
+    /// piles up faster than it is done (the cores do not keep up with the
+    /// input); a run that keeps up only lags by its last jobs' response.
+    pub sustained_rate: f64,
     /// Sum of RUNNING over tasks, ns.
     pub running_ns: u64,
     /// Sum of READY over tasks, ns.
@@ -145,7 +150,15 @@ pub struct Outcome {
     pub job_starts: Vec<(u32, u32, u64, u64)>,
 }
 
+/// The sustained rate at which a run counts as keeping up with its input.
+pub const KEEPS_UP: f64 = 0.99;
+
 impl Outcome {
+    /// Whether the run keeps up with the recorded input rate.
+    pub fn keeps_up(&self) -> bool {
+        self.sustained_rate >= KEEPS_UP
+    }
+
     /// Improvement over `base` (usually the single-core run), in %, of the
     /// summed READY time and of the mean response time: positive is better,
     /// 0 when `base` has none.
@@ -297,6 +310,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
             core_busy: vec![0.0; k],
             makespan_ns: 0,
             throughput_jobs_per_s: 0.0,
+            sustained_rate: 1.0,
             running_ns: 0,
             ready_ns: 0,
             response_mean_ns: 0.0,
@@ -762,6 +776,7 @@ impl Sim<'_> {
         let span = now.max(1) as f64;
         self.out.core_busy = self.out.core_busy_ns.iter().map(|&b| b as f64 / span).collect();
         self.out.throughput_jobs_per_s = jobs as f64 * 1e9 / span;
+        self.out.sustained_rate = (self.r.duration_ns as f64 / span).min(1.0);
         self.out.timeline.sort_by_key(|s| (s.start_ns, s.core));
         self.out
     }

@@ -170,6 +170,46 @@ fn queue_messages_are_received_in_order_and_wake_the_receiver() {
 }
 
 #[test]
+fn copies_and_round_robin_targets_spread_jobs_in_turn() {
+    let w = workload(
+        r#"
+        name = "t"
+        duration_ms = 10
+        [[task]]
+        name = "Reader"
+        priority = 9
+        period_us = 100
+        exec_us = [10, 10]
+        actions = [{ at = 1.0, send = "raw{0..3}", bytes = 64 }, { at = 1.0, every = 2, notify = "Tick{1..3}" }]
+        [[task]]
+        name = "Worker{i}"
+        count = 3
+        priority = 5
+        trigger = "queue:raw{i}"
+        exec_us = [20, 20]
+        [[task]]
+        name = "Tick{i}"
+        count = 3
+        priority = 1
+        trigger = "notify"
+        exec_us = [1, 1]
+        "#,
+    );
+    let trace = generate(&w).unwrap();
+    check(&trace);
+    let names: Vec<&str> = trace.tasks.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Reader", "Worker0", "Worker1", "Worker2", "Tick0", "Tick1", "Tick2", "IDLE"]);
+    let receivers: Vec<u32> =
+        trace.events.iter().filter(|e| e.kind == EventKind::Receive).map(|e| e.task).take(7).collect();
+    assert_eq!(receivers, [1, 2, 3, 1, 2, 3, 1], "messages go to the workers in turn");
+    let jobs = |task| trace.events.iter().filter(|e| e.kind == EventKind::Receive && e.task == task).count();
+    assert_eq!((jobs(1), jobs(2), jobs(3)), (34, 33, 33), "100 releases in 10 ms");
+    let ticked: Vec<u32> =
+        trace.events.iter().filter(|e| e.kind == EventKind::EventSet).map(|e| e.peer).take(4).collect();
+    assert_eq!(ticked, [5, 6, 5, 6], "every second job notifies Tick1 and Tick2 in turn, never Tick0");
+}
+
+#[test]
 fn same_seed_same_trace_other_seed_other_trace() {
     let text = |seed| {
         format!(
@@ -200,6 +240,11 @@ fn inconsistent_workloads_name_the_task_and_the_fix() {
             "[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [1, 2]\nactions = [{ at = 0.1, send = \"q\" }]\n",
             "queue `q` has senders but no task with trigger `queue:q`",
         ),
+        (
+            "[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 5\nexec_us = [1, 2]\nactions = [{ at = 0.1, send = \"q{3..1}\" }]\n",
+            "task `A`: `q{3..1}`: a round-robin target is written `name{FIRST..END}`",
+        ),
+        ("[[task]]\nname = \"A\"\ncount = 2\npriority = 1\nperiod_us = 5\nexec_us = [1, 2]\n", "`count` needs"),
     ];
     for (body, want) in cases {
         let w = workload(&format!("name = \"t\"\nduration_ms = 1\n{body}"));

@@ -20,6 +20,27 @@
 //! trigger = "queue:samples"
 //! exec_us = [100, 150]
 //! ```
+//!
+//! Many alike tasks: `count = N` makes N copies of a task, with `{i}` in its
+//! name, trigger and actions replaced by 0 .. N-1. An action aimed at
+//! `name{0..N}` (a `send` queue or a `notify` target) goes to each of those
+//! in turn, one per job that performs it (round robin):
+//!
+//! ```toml
+//! [[task]]
+//! name = "Reader"
+//! priority = 9
+//! period_us = 20
+//! exec_us = [4, 5]
+//! actions = [{ at = 1.0, send = "raw{0..4}", bytes = 1500 }]
+//!
+//! [[task]]
+//! name = "Worker{i}"
+//! count = 4
+//! priority = 5
+//! trigger = "queue:raw{i}"
+//! exec_us = [60, 70]
+//! ```
 
 use std::collections::HashMap;
 
@@ -54,6 +75,9 @@ fn default_clock() -> String {
 pub struct TaskSpec {
     /// Unique name.
     pub name: String,
+    /// Make this many copies, `{i}` in the name, trigger and actions
+    /// replaced by the copy's number (0, 1, ...).
+    pub count: Option<u32>,
     /// `task` (default) or `isr`. ISRs preempt every task, run to
     /// completion and do not nest (a pending ISR waits for the running one).
     #[serde(default = "default_kind")]
@@ -93,11 +117,12 @@ pub struct ActionSpec {
     /// Only every n-th job does it (default 1: every job).
     #[serde(default = "one")]
     pub every: u32,
-    /// Send a message on this queue.
+    /// Send a message on this queue (`q{0..N}`: on `q0` .. `q{N-1}` in
+    /// turn).
     pub send: Option<String>,
     /// Message size in bytes (with `send`).
     pub bytes: Option<u32>,
-    /// Notify this task.
+    /// Notify this task (`T{0..N}`: `T0` .. `T{N-1}` in turn).
     pub notify: Option<String>,
     /// Lock this mutex ...
     pub lock: Option<String>,
@@ -136,8 +161,18 @@ pub(crate) enum Release {
 /// A job step, resolved to indices.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Step {
-    Send { queue: usize, bytes: Option<u32> },
+    Send {
+        queue: usize,
+        bytes: Option<u32>,
+    },
+    /// A send to the next queue of round-robin group `group`.
+    SendTurn {
+        group: usize,
+        bytes: Option<u32>,
+    },
     Notify(usize),
+    /// A notification of the next task of round-robin group `group`.
+    NotifyTurn(usize),
     Lock(usize),
     Unlock(usize),
 }
@@ -157,6 +192,9 @@ pub(crate) struct Resolved {
     pub(crate) queues: Vec<String>,
     pub(crate) queue_receiver: Vec<usize>,
     pub(crate) mutexes: Vec<String>,
+    /// Round-robin groups: queue indices (for `SendTurn`) or task indices
+    /// (for `NotifyTurn`).
+    pub(crate) turns: Vec<Vec<usize>>,
 }
 
 #[derive(Clone, Debug)]
@@ -179,10 +217,43 @@ impl Workload {
         Ok(toml::from_str(text)?)
     }
 
+    /// The tasks with every `count` expanded into its copies.
+    fn expanded(&self) -> Result<Vec<TaskSpec>, WorkloadError> {
+        let mut tasks = Vec::with_capacity(self.tasks.len());
+        for t in &self.tasks {
+            let Some(n) = t.count else {
+                tasks.push(t.clone());
+                continue;
+            };
+            if n == 0 || !t.name.contains("{i}") {
+                return Err(WorkloadError::Invalid {
+                    task: t.name.clone(),
+                    message: "`count` needs a positive number and `{i}` in the name".into(),
+                });
+            }
+            for i in 0..n {
+                let sub = |s: &str| s.replace("{i}", &i.to_string());
+                let mut copy = t.clone();
+                copy.count = None;
+                copy.name = sub(&t.name);
+                copy.trigger = t.trigger.as_deref().map(sub);
+                for a in &mut copy.actions {
+                    for v in [&mut a.send, &mut a.notify, &mut a.lock].into_iter().flatten() {
+                        *v = sub(v);
+                    }
+                }
+                tasks.push(copy);
+            }
+        }
+        Ok(tasks)
+    }
+
     pub(crate) fn resolve(&self) -> Result<Resolved, WorkloadError> {
         let invalid = |task: &str, message: String| WorkloadError::Invalid { task: task.to_string(), message };
+        let expanded = self.expanded()?;
+        let tasks_in = &expanded;
         let mut index = HashMap::new();
-        for (i, t) in self.tasks.iter().enumerate() {
+        for (i, t) in tasks_in.iter().enumerate() {
             if index.insert(t.name.as_str(), i).is_some() {
                 return Err(invalid(&t.name, "the name is used by two tasks".into()));
             }
@@ -203,8 +274,9 @@ impl Workload {
                 list.len() - 1
             }
         };
+        let mut turns: Vec<Vec<usize>> = Vec::new();
         let mut tasks = Vec::new();
-        for (i, t) in self.tasks.iter().enumerate() {
+        for (i, t) in tasks_in.iter().enumerate() {
             let isr = match t.kind.as_str() {
                 "task" => false,
                 "isr" => true,
@@ -228,7 +300,7 @@ impl Workload {
                             &t.name,
                             format!(
                                 "queue `{q}` already triggers task `{}`; a queue has one receiver",
-                                self.tasks[other].name
+                                tasks_in[other].name
                             ),
                         ));
                     }
@@ -255,19 +327,36 @@ impl Workload {
                     return Err(invalid(&t.name, "an action does exactly one of `send`, `notify` or `lock`".into()));
                 }
                 let plan = |step| PlannedStep { at: a.at, every: a.every, step };
+                let in_turn = |field: &str| turn_names(field).map_err(|m| invalid(&t.name, m));
                 if let Some(q) = &a.send {
-                    steps.push(plan(Step::Send { queue: intern(&mut queues, q), bytes: a.bytes }));
-                } else if let Some(target) = &a.notify {
-                    let &target = index
-                        .get(target.as_str())
-                        .ok_or_else(|| invalid(&t.name, format!("notifies unknown task `{target}`")))?;
-                    if self.tasks[target].trigger.as_deref() != Some("notify") {
-                        return Err(invalid(
-                            &t.name,
-                            format!("notifies `{}`, whose trigger is not `notify`", self.tasks[target].name),
-                        ));
+                    match in_turn(q)? {
+                        None => steps.push(plan(Step::Send { queue: intern(&mut queues, q), bytes: a.bytes })),
+                        Some(names) => {
+                            turns.push(names.iter().map(|q| intern(&mut queues, q)).collect());
+                            steps.push(plan(Step::SendTurn { group: turns.len() - 1, bytes: a.bytes }));
+                        }
                     }
-                    steps.push(plan(Step::Notify(target)));
+                } else if let Some(target) = &a.notify {
+                    let names = in_turn(target)?;
+                    let mut group = Vec::new();
+                    for target in names.as_deref().unwrap_or(std::slice::from_ref(target)) {
+                        let &target = index
+                            .get(target.as_str())
+                            .ok_or_else(|| invalid(&t.name, format!("notifies unknown task `{target}`")))?;
+                        if tasks_in[target].trigger.as_deref() != Some("notify") {
+                            return Err(invalid(
+                                &t.name,
+                                format!("notifies `{}`, whose trigger is not `notify`", tasks_in[target].name),
+                            ));
+                        }
+                        group.push(target);
+                    }
+                    if names.is_some() {
+                        turns.push(group);
+                        steps.push(plan(Step::NotifyTurn(turns.len() - 1)));
+                    } else {
+                        steps.push(plan(Step::Notify(group[0])));
+                    }
                 } else if let Some(m) = &a.lock {
                     if isr {
                         return Err(invalid(&t.name, "an ISR cannot lock a mutex".into()));
@@ -300,6 +389,23 @@ impl Workload {
                 }
             }
         }
-        Ok(Resolved { tasks, queues, queue_receiver: receivers, mutexes })
+        Ok(Resolved { tasks, queues, queue_receiver: receivers, mutexes, turns })
     }
+}
+
+/// The names a round-robin target `base{a..b}suffix` stands for, or `None`
+/// when `field` names one target.
+fn turn_names(field: &str) -> Result<Option<Vec<String>>, String> {
+    let Some(open) = field.find('{') else {
+        return Ok(None);
+    };
+    let bad = || format!("`{field}`: a round-robin target is written `name{{FIRST..END}}`, e.g. `raw{{0..8}}`");
+    let close = field[open..].find('}').ok_or_else(bad)? + open;
+    let (a, b) = field[open + 1..close].split_once("..").ok_or_else(bad)?;
+    let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a >= b {
+        return Err(bad());
+    }
+    let (head, tail) = (&field[..open], &field[close + 1..]);
+    Ok(Some((a..b).map(|i| format!("{head}{i}{tail}")).collect()))
 }

@@ -192,12 +192,21 @@ impl<'a> Tree<'a> {
     fn cross_bound(&self, s: &State, depth: usize) -> u64 {
         let mut total = 0;
         let mut to_core = vec![0u64; self.k];
+        // The cores that placed neighbours are on (few, even on many cores).
+        let mut used: Vec<usize> = Vec::with_capacity(8);
         for d in depth..self.order.len() {
-            to_core.iter_mut().for_each(|x| *x = 0);
+            for &c in &used {
+                to_core[c] = 0;
+            }
+            used.clear();
             let mut all = 0;
             for &(q, w) in &self.earlier[d] {
-                if q < depth {
-                    to_core[s.assign[q] as usize] += w;
+                if q < depth && w > 0 {
+                    let c = s.assign[q] as usize;
+                    if to_core[c] == 0 {
+                        used.push(c);
+                    }
+                    to_core[c] += w;
                     all += w;
                 }
             }
@@ -205,7 +214,7 @@ impl<'a> Tree<'a> {
                 continue;
             }
             // Cost of putting the task on core c, given the placed tasks.
-            let on = |c: usize| -> u64 { (0..self.k).map(|d| to_core[d] * self.dist[c * self.k + d]).sum() };
+            let on = |c: usize| -> u64 { used.iter().map(|&d| to_core[d] * self.dist[c * self.k + d]).sum() };
             total += match (self.pinned[d], self.uniform) {
                 (Some(c), _) => on(c),
                 (None, true) => {

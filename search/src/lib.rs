@@ -321,7 +321,11 @@ fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
         ));
         best
     } else {
-        let exact = Exhaustive { node_budget: options.node_budget }.solve(problem, platform, Some(&heuristic))?;
+        let exact = Exhaustive { node_budget: portfolio_node_budget(options.node_budget, platform.cores) }.solve(
+            problem,
+            platform,
+            Some(&heuristic),
+        )?;
         let mut best = if rank(&exact) < rank(&heuristic) { exact.clone() } else { heuristic.clone() };
         best.proven_optimal = exact.proven_optimal;
         best.lower_bound = exact.lower_bound;
@@ -382,3 +386,13 @@ fn solution(problem: &Problem, platform: &Platform, placement: Placement, method
 
 #[cfg(test)]
 mod tests;
+
+/// The node budget the portfolio gives the exhaustive search on `cores`
+/// cores: the full budget up to 8 cores; beyond, a node tries every core
+/// and the tree is wider still, so the budget shrinks with the square of the
+/// core count (64 cores: 1/64 of it), keeping the stage's time near an
+/// 8-core search's. `--method exhaustive` alone gets the full budget.
+pub fn portfolio_node_budget(budget: u64, cores: u16) -> u64 {
+    let k = u64::from(cores);
+    if k <= 8 { budget } else { (budget * 64 / (k * k)).max(1) }
+}

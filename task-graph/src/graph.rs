@@ -220,6 +220,64 @@ impl TaskGraph {
         petgraph::algo::connected_components(&self.traffic_graph())
     }
 
+    /// A table for people: one row per task (idle tasks left out), then
+    /// the heaviest `edges` interactions and shared-resource affinities.
+    pub fn to_table(&self, edges: usize) -> String {
+        let ms = |ns: Option<u64>| ns.map_or("-".to_string(), |x| format!("{:.3}", x as f64 / 1e6));
+        let tasks: Vec<&TaskMetrics> = self.tasks.iter().filter(|t| t.kind != TaskKind::Idle).collect();
+        let w = tasks.iter().map(|t| t.name.chars().count()).max().unwrap_or(4).max(4);
+        let mut s = format!(
+            "{:<w$}  {:<4} {:>5} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
+            "task", "kind", "prio", "load %", "jobs/s", "period ms", "resp ms", "p95 ms", "max ms"
+        );
+        for t in &tasks {
+            let _ = writeln!(
+                s,
+                "{:<w$}  {:<4} {:>5} {:>7.2} {:>9.1} {:>9} {:>9} {:>9} {:>9}",
+                t.name,
+                if t.kind == TaskKind::Isr { "isr" } else { "task" },
+                t.priority.map_or("-".to_string(), |p| p.to_string()),
+                t.utilisation * 100.0,
+                t.throughput_hz,
+                ms(t.period_ns),
+                ms(t.response_mean_ns),
+                ms(t.response_p95_ns),
+                ms(t.response_max_ns)
+            );
+        }
+        let name = |id: u32| self.tasks.get(id as usize).map_or("?", |t| t.name.as_str());
+        let mut order: Vec<&Edge> = self.edges.iter().collect();
+        order.sort_by_key(|e| (std::cmp::Reverse(e.weight), e.src, e.dst));
+        let _ = writeln!(
+            s,
+            "\n{} interaction edges, total weight {}{}",
+            self.edges.len(),
+            self.edges.iter().map(|e| e.weight).sum::<u64>(),
+            if self.edges.len() > edges { format!("; the {edges} heaviest:") } else { ":".to_string() }
+        );
+        for e in order.iter().take(edges) {
+            let _ = writeln!(
+                s,
+                "  {} -> {}: {} ({} messages, {} bytes, {} notifications, {} wakeups)",
+                name(e.src),
+                name(e.dst),
+                e.weight,
+                e.messages,
+                e.bytes,
+                e.notifications,
+                e.wakeups
+            );
+        }
+        let mut shared: Vec<&Affinity> = self.affinities.iter().collect();
+        shared.sort_by_key(|a| (std::cmp::Reverse(a.weight), a.a, a.b));
+        let _ = writeln!(s, "{} shared-resource affinities{}", shared.len(), if shared.is_empty() { "" } else { ":" });
+        for a in shared.iter().take(edges) {
+            let _ =
+                writeln!(s, "  {} <-> {}: {} ({} shared objects)", name(a.a), name(a.b), a.weight, a.shared_objects);
+        }
+        s
+    }
+
     /// Graphviz DOT text: boxes for tasks (ISRs as ellipses), labelled with
     /// utilisation and throughput; solid arrows for interactions, dashed
     /// lines for shared resources. With `cores`, tasks are coloured by the

@@ -1,0 +1,55 @@
+//! The book against the binary: each subcommand's reference page shows its
+//! `--help` text as it is, and the quick start shows the summary the
+//! printer sample really prints. `CORERA_BLESS=1` rewrites the help blocks
+//! after an intended change to the flags (review the diff).
+
+use crate::{corera, repo};
+
+const COMMANDS: [&str; 7] = ["analyze", "ingest", "graph", "place", "emit", "simulate", "gen"];
+
+/// The fenced block after `marker` in `page`: its byte range.
+fn block_after(page: &str, marker: &str) -> std::ops::Range<usize> {
+    let at = page.find(marker).unwrap_or_else(|| panic!("no `{marker}` in the page"));
+    let open = at + page[at..].find("```text\n").expect("a ```text block after the marker") + "```text\n".len();
+    let close = open + page[open..].find("```\n").expect("the block is closed");
+    open..close
+}
+
+#[test]
+fn every_subcommand_page_shows_its_help() {
+    for cmd in COMMANDS {
+        let out = corera().args([cmd, "--help"]).env("COLUMNS", "100").output().unwrap();
+        assert!(out.status.success());
+        let help = String::from_utf8(out.stdout).unwrap();
+        let path = repo("book/src/reference/cli").join(format!("{cmd}.md"));
+        let page = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let range = block_after(&page, &format!("<!-- corera {cmd} --help -->"));
+        if std::env::var_os("CORERA_BLESS").is_some() {
+            let mut updated = page.clone();
+            updated.replace_range(range, &help);
+            std::fs::write(&path, updated).unwrap();
+            continue;
+        }
+        assert!(
+            page[range].trim_end() == help.trim_end(),
+            "book/src/reference/cli/{cmd}.md shows an old `corera {cmd} --help`; rerun with CORERA_BLESS=1"
+        );
+        let summary = std::fs::read_to_string(repo("book/src/SUMMARY.md")).unwrap();
+        assert!(summary.contains(&format!("(reference/cli/{cmd}.md)")), "{cmd} is not in the book's SUMMARY.md");
+    }
+}
+
+#[test]
+fn quick_start_shows_the_printer_summary() {
+    let page = std::fs::read_to_string(repo("book/src/quick-start.md")).unwrap();
+    let golden = std::fs::read_to_string(repo("samples/printer/expected/summary.txt")).unwrap();
+    let range = block_after(&page, "The summary ends with");
+    let shown = &page[range];
+    assert!(shown.lines().count() >= 5);
+    for line in shown.lines() {
+        assert!(
+            golden.lines().any(|g| g == line),
+            "quick-start.md shows a line the printer sample no longer prints:\n{line}"
+        );
+    }
+}
