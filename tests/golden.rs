@@ -117,3 +117,29 @@ fn tile64_daq_placement_decides_whether_the_mesh_keeps_up() {
     assert!(stage_j < corera_j && corera_j < tile_j, "traffic {stage_j} < {corera_j} < {tile_j}");
     assert_eq!((corera_written, stage_written, tile_written), (8000, 8000, 8000));
 }
+
+/// The real traces: a FreeRTOS SMP kernel's BTF and an Android systrace.
+#[test]
+fn real_trace_samples_summaries_match_the_golden_files() {
+    for (dir, args) in [
+        ("samples/btf", &["analyze", "samples/btf/freertos_v11_rv64sim_2cores.btf", "--cores", "2"][..]),
+        (
+            "samples/linux-ftrace",
+            &[
+                "analyze",
+                "samples/linux-ftrace/android_youtube_4cpu_atrace.txt",
+                "--comm",
+                "youtube|Binder",
+                "--cores",
+                "4",
+            ][..],
+        ),
+    ] {
+        let out_dir = tempfile::tempdir().unwrap();
+        let out = corera().args(args).arg("-o").arg(out_dir.path()).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let summary = String::from_utf8(out.stdout).unwrap();
+        let summary: String = summary.lines().filter(|l| !l.starts_with("wrote ")).map(|l| format!("{l}\n")).collect();
+        check_in(&format!("{dir}/expected"), "summary.txt", &summary);
+    }
+}

@@ -130,13 +130,17 @@ fn replay_table(s: &mut String, r: &Report<'_>) {
         let (ready, resp) = o.improvement_over(single);
         let _ = writeln!(
             s,
-            "{:26} {:<16} {:>5} {:>10.3} {:>10.3} {:>9.3} {:>6.1}% {:>7.1}% {:>8} {:>10} {:>6.1}%",
+            "{:26} {:<16} {:>5} {:>10.3} {:>10.3} {:>9} {:>6.1}% {:>7.1}% {:>8} {:>10} {:>6.1}%",
             "",
             o.policy.label(),
             o.cores,
             o.running_ns as f64 / 1e9,
             o.ready_ns as f64 / 1e9,
-            ms(o.response_mean_ns),
+            if o.tasks.iter().any(|t| t.response_mean_ns.is_some()) {
+                format!("{:.3}", ms(o.response_mean_ns))
+            } else {
+                "-".to_string()
+            },
             ready,
             resp,
             o.migrations,

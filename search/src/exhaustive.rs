@@ -458,15 +458,24 @@ impl Solver for Exhaustive {
                 .push(format!("node budget of {} reached: the placement is not proven optimal", self.node_budget));
         }
         if result.objective.overload_ns > 0 {
+            let percent = |l: u64| format!("{:.1}", l as f64 * 100.0 / problem.horizon_ns.max(1) as f64);
+            let largest = limits.iter().copied().max().unwrap_or(0);
+            let too_big: Vec<String> = (0..problem.len())
+                .filter(|&i| problem.load[i] > largest)
+                .map(|i| format!("`{}` ({} %)", problem.names[i], percent(problem.load[i])))
+                .collect();
             result.notes.push(format!(
-                "no placement keeps every core within its load limit ({} % of the traced core){}; \
-                 this one exceeds it least",
-                limits
-                    .iter()
-                    .map(|&l| format!("{:.1}", l as f64 * 100.0 / problem.horizon_ns.max(1) as f64))
-                    .collect::<Vec<_>>()
-                    .join(" / "),
+                "no placement {} every core within its load limit ({} % of the traced core){}; this one exceeds it \
+                 least{}",
+                if outcome.complete { "keeps" } else { "that keeps" },
+                limits.iter().map(|&l| percent(l)).collect::<Vec<_>>().join(" / "),
                 if outcome.complete { "" } else { " was found" },
+                if too_big.is_empty() {
+                    String::new()
+                } else {
+                    let verb = if too_big.len() == 1 { "exceeds" } else { "each exceed" };
+                    format!(": {} alone {verb} every core's limit", too_big.join(", "))
+                },
             ));
         }
         result.nodes = outcome.nodes;

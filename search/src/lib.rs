@@ -321,11 +321,16 @@ fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> R
         ));
         best
     } else {
-        let exact = Exhaustive { node_budget: portfolio_node_budget(options.node_budget, platform.cores) }.solve(
-            problem,
-            platform,
-            Some(&heuristic),
-        )?;
+        let node_budget = portfolio_node_budget(options.node_budget, platform.cores);
+        let mut exact = Exhaustive { node_budget }.solve(problem, platform, Some(&heuristic))?;
+        if node_budget < options.node_budget {
+            for note in exact.notes.iter_mut().filter(|n| n.starts_with("node budget")) {
+                note.push_str(&format!(
+                    " (on {} cores the exhaustive stage gets --node-budget x (8/{})^2)",
+                    platform.cores, platform.cores
+                ));
+            }
+        }
         let mut best = if rank(&exact) < rank(&heuristic) { exact.clone() } else { heuristic.clone() };
         best.proven_optimal = exact.proven_optimal;
         best.lower_bound = exact.lower_bound;
