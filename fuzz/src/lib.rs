@@ -11,7 +11,7 @@ pub fn check(data: &[u8], choice: FormatChoice) {
         if let Ok(parsed) = read(&mut &data[..], choice, &options) {
             let t = &parsed.trace;
             // Events are in time order and refer to existing tasks.
-            assert!(t.events.windows(2).all(|w| w[0].time <= w[1].time));
+            assert!(t.events.iter().zip(t.events.iter().skip(1)).all(|(a, b)| a.time <= b.time));
             assert!(t.events.iter().all(|e| (e.task as usize) < t.tasks.len()));
             assert!(t.events.iter().all(|e| e.peer == u32::MAX || (e.peer as usize) < t.tasks.len()));
             assert!(t.events.iter().all(|e| e.object == u32::MAX || (e.object as usize) < t.objects.len()));

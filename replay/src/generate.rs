@@ -135,7 +135,7 @@ pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
         m.jitter(i);
     }
     m.run(workload.duration_ms * 1_000_000);
-    trace.events = m.events;
+    trace.events = m.events.into_iter().collect();
     Ok(trace)
 }
 

@@ -136,8 +136,8 @@ fn mutex_blocks_and_hands_over_with_priority_inheritance() {
     let give = ev.iter().position(|&(t, k, task)| (t, k, task) == (1000, EventKind::Give, 2)).unwrap();
     let mid_in = ev.iter().position(|&(_, k, task)| k == EventKind::SwitchIn && task == 1).unwrap();
     assert!(blocked < give && give < mid_in, "{ev:?}");
-    assert_eq!(trace.events[give + 1].kind, EventKind::Wakeup);
-    assert_eq!(trace.events[give + 1].peer, 0);
+    assert_eq!(trace.events.at(give + 1).kind, EventKind::Wakeup);
+    assert_eq!(trace.events.at(give + 1).peer, 0);
 }
 
 #[test]

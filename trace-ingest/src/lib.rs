@@ -2,11 +2,11 @@
 //!
 //! This is the first stage of corera's pipeline: every supported input
 //! format is read into one [`Trace`] (tasks, kernel objects and a time-ordered
-//! stream of 32-byte [`Event`] records with nanosecond timestamps), so that
+//! stream of compactly stored [`Event`]s with nanosecond timestamps), so that
 //! later stages never see format details.
 //!
 //! # Brief overview
-//! - [`model`]: [`Trace`], [`Task`], [`Object`], [`Event`], [`EventKind`].
+//! - [`model`]: [`Trace`], [`Task`], [`Object`], [`Event`], [`Events`], [`EventKind`].
 //! - [`TraceFormat`]: the trait every reader implements; [`formats`] lists
 //!   them and [`read`] picks one by name or by looking at the first lines.
 //! - [`corera_log`]: corera's own text log, reader and writer.
@@ -41,8 +41,8 @@ use std::io::{BufRead, Read};
 pub use error::{ParseError, ParseErrorKind, ReadError, Warning};
 pub use fingerprint::Fingerprint;
 pub use model::{
-    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task, TaskId, TaskKind,
-    Trace, TraceSummary,
+    Clock, Event, EventIter, EventKind, Events, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task,
+    TaskId, TaskKind, Trace, TraceSummary,
 };
 
 /// A parsed trace and the warnings met on the way.

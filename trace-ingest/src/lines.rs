@@ -253,7 +253,7 @@ impl Builder {
             });
         }
         if self.out_of_order > 0 {
-            self.trace.events.sort_by_key(|e| e.time);
+            self.trace.events.sort_by_time();
             self.warnings.push(Warning {
                 line: self.first_out_of_order,
                 message: format!(
@@ -262,6 +262,7 @@ impl Builder {
                 ),
             });
         }
+        self.trace.events.shrink_to_fit();
         Parsed { trace: self.trace, warnings: self.warnings, source: Default::default(), format: self.format }
     }
 }

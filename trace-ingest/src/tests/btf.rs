@@ -51,7 +51,7 @@ fn numeric_tables_crlf_empty_instances_and_commas_in_notes() {
     let p = parse_as(text, FormatChoice::Auto).unwrap();
     assert_eq!(p.trace.tasks[0].name, "Task_A");
     assert_eq!(p.trace.events.len(), 2);
-    assert_eq!(p.trace.events[1].kind, EventKind::Preempted);
+    assert_eq!(p.trace.events.at(1).kind, EventKind::Preempted);
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
 }
 

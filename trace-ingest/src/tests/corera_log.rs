@@ -48,7 +48,7 @@ fn parses_every_event_kind() {
     assert_eq!(t.tasks[1].priority, None);
     assert_eq!(t.objects[1].kind, ObjectKind::Mutex);
     assert_eq!(t.events.len(), 12);
-    let recv = t.events[7];
+    let recv = t.events.at(7);
     assert_eq!(recv.kind, EventKind::Receive);
     assert_eq!((recv.time, recv.object, recv.bytes, recv.peer), (21_000, 0, 16, 1));
     assert_eq!(t.events.last().unwrap().kind, EventKind::SwitchIn);
@@ -80,7 +80,7 @@ fn fingerprint_covers_every_input_byte() {
 #[test]
 fn tick_clock_converts_to_ns() {
     let parsed = parse("corera-log 1 clock=ticks rate=1000\ntask 1 task 1 A\n3 0 rdy 1\n").unwrap();
-    assert_eq!(parsed.trace.events[0].time, 3_000_000);
+    assert_eq!(parsed.trace.events.at(0).time, 3_000_000);
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn undeclared_task_is_declared_with_a_warning() {
 fn crlf_and_blank_lines_are_accepted() {
     let parsed = parse("\r\ncorera-log 1 clock=ns\r\n\r\ntask 1 task 5 A\r\n10 0 rdy 1\r\n").unwrap();
     assert_eq!(parsed.trace.tasks[0].name, "A");
-    assert_eq!(parsed.trace.events[0].time, 10);
+    assert_eq!(parsed.trace.events.at(0).time, 10);
 }
 
 fn arb_name() -> impl Strategy<Value = String> {
@@ -211,7 +211,7 @@ prop_compose! {
             // Store the time as the clock would read it back.
             let ns = clock.to_ns(clock.from_ns(time * 997)).unwrap();
             let kind = EventKind::ALL[kind as usize];
-            let mut e = Event::new(ns.max(trace.events.last().map_or(0, |e: &Event| e.time)), core, kind, a % nt);
+            let mut e = Event::new(ns.max(trace.events.last().map_or(0, |e: Event| e.time)), core, kind, a % nt);
             let object = if nobj == 0 { None } else { Some(b % nobj as u32) };
             match kind {
                 EventKind::Send | EventKind::Receive => {

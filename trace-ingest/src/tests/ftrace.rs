@@ -82,8 +82,8 @@ fn trace_cmd_and_perf_forms() {
     let p = parse_as(text, FormatChoice::Auto).unwrap();
     let names: Vec<_> = p.trace.tasks.iter().map(|t| (t.name.as_str(), t.handle)).collect();
     assert_eq!(names, vec![("kworker/2:1", 2923), ("<idle>", 0), ("Chrome IO", 1300)]);
-    assert_eq!(p.trace.events[0].kind, EventKind::Preempted);
-    assert_eq!(p.trace.events[3].time, 2_084_021_766_000);
+    assert_eq!(p.trace.events.at(0).kind, EventKind::Preempted);
+    assert_eq!(p.trace.events.at(3).time, 2_084_021_766_000);
 }
 
 #[test]
@@ -131,7 +131,7 @@ fn errors_name_line_column_and_shape() {
         assert!(err.contains(want), "got {err}\nwant {want}");
     }
     let lenient = parse_lenient(cases[4].0, FormatChoice::Ftrace).unwrap();
-    assert_eq!(lenient.trace.events[0].time, 1_000_000_000);
+    assert_eq!(lenient.trace.events.at(0).time, 1_000_000_000);
 }
 
 #[test]
