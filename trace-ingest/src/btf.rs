@@ -157,7 +157,8 @@ struct Reader {
 /// A numeric-mode field (`#-<id>` table row) to its name; other fields as
 /// they are.
 fn resolve<'a>(field: &'a str, table: &'a HashMap<Box<str>, Box<str>>) -> &'a str {
-    if !field.is_empty()
+    if !table.is_empty()
+        && !field.is_empty()
         && field.bytes().all(|b| b.is_ascii_digit())
         && let Some(name) = table.get(field)
     {
@@ -173,10 +174,24 @@ struct Label<'a> {
     name: &'a str,
 }
 
+/// `s` without surrounding whitespace; checks the two ends before
+/// trimming, as BTF fields seldom have any.
+fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(a), Some(b)) if a.is_ascii_graphic() && b.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
+}
+
+/// `s` split around the first `b`.
+fn split_at_byte(s: &str, b: u8) -> Option<(&str, &str)> {
+    memchr::memchr(b, s.as_bytes()).map(|i| (&s[..i], &s[i + 1..]))
+}
+
 fn label(text: &str) -> Label<'_> {
     if let Some(rest) = text.strip_prefix('[')
-        && let Some((inside, name)) = rest.split_once(']')
-        && let Some((core, id)) = inside.split_once('/')
+        && let Some((inside, name)) = split_at_byte(rest, b']')
+        && let Some((core, id)) = split_at_byte(inside, b'/')
         && let Ok(core) = core.parse::<u16>()
         && !id.is_empty()
         && id.bytes().all(|b| b.is_ascii_digit())
@@ -194,7 +209,7 @@ impl LineFormat for Reader {
     }
 
     fn line<'a>(&mut self, number: u64, text: &'a str) -> Result<(), (&'a str, ParseErrorKind)> {
-        let text = text.trim();
+        let text = trim(text);
         if text.starts_with('#') { self.header(number, text) } else { self.data(number, text) }
     }
 
@@ -401,19 +416,22 @@ impl Reader {
             return Err((text, ParseErrorKind::expected(FIELDS, text)));
         }
         let [time_s, source, _, ttype, target, _, event, note] = fields;
-        let (time_s, note) = (time_s.trim(), if n == 7 { note.trim() } else { "" });
+        let (time_s, note) = (trim(time_s), if n == 7 { trim(note) } else { "" });
         let raw: u64 =
             time_s.parse().map_err(|_| (time_s, ParseErrorKind::expected("a time (non-negative integer)", time_s)))?;
-        let time = u128::from(raw) * u128::from(self.scale.0) / u128::from(self.scale.1);
-        let time = u64::try_from(time).map_err(|_| (time_s, ParseErrorKind::Overflow { value: raw }))?;
+        let time = match self.scale {
+            (m, 1) => raw.checked_mul(m),
+            (m, d) => u64::try_from(u128::from(raw) * u128::from(m) / u128::from(d)).ok(),
+        };
+        let time = time.ok_or((time_s, ParseErrorKind::Overflow { value: raw }))?;
         self.seen_data = true;
         let types = std::mem::take(&mut self.types);
         let entities = std::mem::take(&mut self.entities);
         let result = (|| {
-            let ttype = resolve(ttype.trim(), &types);
-            let source = resolve(source.trim(), &entities);
-            let target = resolve(target.trim(), &entities);
-            let event_name = event.trim();
+            let ttype = resolve(trim(ttype), &types);
+            let source = resolve(trim(source), &entities);
+            let target = resolve(trim(target), &entities);
+            let event_name = trim(event);
             if ttype.is_empty() || target.is_empty() || event_name.is_empty() {
                 return Err((text, ParseErrorKind::expected(FIELDS, text)));
             }

@@ -137,7 +137,8 @@ pub(crate) fn run_lines<F: LineFormat>(format: &mut F, input: &mut dyn BufRead) 
                 continue;
             }
         };
-        if line.text.trim().is_empty() {
+        // Blank lines are skipped (most lines start with a visible byte).
+        if !line.text.as_bytes().first().is_some_and(u8::is_ascii_graphic) && line.text.trim().is_empty() {
             continue;
         }
         if let Err((part, kind)) = format.line(line.number, line.text) {
