@@ -3,8 +3,9 @@
 //! METIS (coarsening, initial partitioning, refinement; built from its C
 //! source by the `metis` crate's `vendored` feature) gives a k-way
 //! partition that respects the balance tolerance; on a platform with
-//! unequal core distances corera then maps METIS's blocks onto cores by
-//! pairwise swaps that lower the topology-weighted traffic between blocks.
+//! unequal core distances corera then maps METIS's blocks onto cores (a
+//! quadratic assignment: pairwise swaps, simulated annealing over swaps,
+//! swaps again) to lower the topology-weighted traffic between blocks.
 //! Each partition is then refined by k-way FM passes with topology-aware
 //! gains ([`refine`](crate::refine)); the portfolio anneals from the best. METIS runs single
 //! threaded with a fixed seed, so its answer is reproducible.
@@ -80,11 +81,13 @@ impl Multilevel {
     }
 }
 
-/// Renames blocks to cores so that blocks that talk much sit close:
-/// pairwise swaps of two blocks' cores while the topology-weighted traffic
-/// between blocks falls; only cores of equal speed trade blocks. On
-/// uniform platforms any naming is as good.
-fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId]) -> Vec<CoreId> {
+/// Renames blocks to cores so that blocks that talk much sit close: a
+/// quadratic assignment of blocks to cores, solved by pairwise swaps while
+/// the topology-weighted traffic between blocks falls, then by simulated
+/// annealing over swaps (seeded, so reproducible) and swaps again; only
+/// cores of equal speed trade blocks. On uniform platforms any naming is
+/// as good.
+fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u64) -> Vec<CoreId> {
     let k = platform.cores as usize;
     if platform.is_uniform() {
         return blocks.to_vec();
@@ -97,34 +100,75 @@ fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId]) -> Vec<
             traffic[y * k + x] += w;
         }
     }
-    let mut core: Vec<usize> = (0..k).collect();
+    // core[x]: the core of block x. Cost change of swapping the cores of
+    // blocks x and y, in O(k).
+    let delta = |core: &[usize], x: usize, y: usize| -> i64 {
+        let (cx, cy) = (core[x], core[y]);
+        let mut d = 0i64;
+        for z in 0..k {
+            if z == x || z == y {
+                continue;
+            }
+            let cz = core[z];
+            let (tx, ty) = (traffic[x * k + z] as i64, traffic[y * k + z] as i64);
+            d += tx * (platform.distance(cy, cz) as i64 - platform.distance(cx, cz) as i64);
+            d += ty * (platform.distance(cx, cz) as i64 - platform.distance(cy, cz) as i64);
+        }
+        d
+    };
+    let swappable = |core: &[usize], x: usize, y: usize| platform.speed[core[x]] == platform.speed[core[y]];
+    let descend = |core: &mut Vec<usize>| {
+        let mut improved = true;
+        while improved {
+            improved = false;
+            for x in 0..k {
+                for y in x + 1..k {
+                    if swappable(core, x, y) && delta(core, x, y) < 0 {
+                        core.swap(x, y);
+                        improved = true;
+                    }
+                }
+            }
+        }
+    };
     let cost = |core: &[usize]| -> u64 {
         (0..k)
             .flat_map(|x| (0..k).map(move |y| (x, y)))
             .map(|(x, y)| traffic[x * k + y] * platform.distance(core[x], core[y]))
             .sum()
     };
-    let mut best = cost(&core);
-    let mut improved = true;
-    while improved {
-        improved = false;
-        for x in 0..k {
-            for y in x + 1..k {
-                if platform.speed[x] != platform.speed[y] {
-                    continue;
-                }
-                core.swap(x, y);
-                let c = cost(&core);
-                if c < best {
-                    best = c;
-                    improved = true;
-                } else {
-                    core.swap(x, y);
-                }
+    let mut core: Vec<usize> = (0..k).collect();
+    descend(&mut core);
+    let mut best = core.clone();
+    let mut best_cost = cost(&best);
+    // Annealing: the temperature starts at the mean positive swap delta
+    // and cools geometrically to 1 % of it.
+    let mut rng = corera_placement::rng::SplitMix64::new(seed ^ 0x6d61_7020);
+    let steps = 4000 * k as u64;
+    let sample: Vec<i64> = (0..64)
+        .map(|_| delta(&core, rng.below(k as u64) as usize, rng.below(k as u64) as usize).abs())
+        .filter(|&d| d > 0)
+        .collect();
+    let t0 = if sample.is_empty() { 1.0 } else { sample.iter().sum::<i64>() as f64 / sample.len() as f64 };
+    let mut current = best_cost as i64;
+    for step in 0..steps {
+        let (x, y) = (rng.below(k as u64) as usize, rng.below(k as u64) as usize);
+        if x == y || !swappable(&core, x, y) {
+            continue;
+        }
+        let d = delta(&core, x, y);
+        let t = t0 * 0.01f64.powf(step as f64 / steps as f64);
+        if d <= 0 || rng.unit() < (-(d as f64) / t).exp() {
+            core.swap(x, y);
+            current += d;
+            if (current as u64) < best_cost {
+                best_cost = current as u64;
+                best.clone_from(&core);
             }
         }
     }
-    blocks.iter().map(|&b| core[b as usize] as CoreId).collect()
+    descend(&mut best);
+    blocks.iter().map(|&b| best[b as usize] as CoreId).collect()
 }
 
 impl Solver for Multilevel {
@@ -150,16 +194,15 @@ impl Solver for Multilevel {
             if run % 2 == 1 {
                 asked.balance_tolerance *= 0.5;
             }
-            let Some(blocks) = (Multilevel { seed: self.seed.wrapping_add(run) }).partition(problem, &asked) else {
+            let me = Multilevel { seed: self.seed.wrapping_add(run) };
+            let Some(blocks) = me.partition(problem, &asked) else {
                 break;
             };
+            let mapped = map_blocks(problem, platform, &blocks, me.seed);
             // Pinned tasks go where they must; METIS knows no constraints,
             // so tasks that break one are moved to an allowed core first.
-            let mut core_of: Vec<CoreId> = map_blocks(problem, platform, &blocks)
-                .iter()
-                .zip(&problem.pinned)
-                .map(|(&b, pin)| pin.unwrap_or(b))
-                .collect();
+            let mut core_of: Vec<CoreId> =
+                mapped.iter().zip(&problem.pinned).map(|(&b, pin)| pin.unwrap_or(b)).collect();
             let mut load = vec![0u64; platform.cores as usize];
             for (i, &c) in core_of.iter().enumerate() {
                 load[c as usize] += problem.load[i];
@@ -183,6 +226,39 @@ impl Solver for Multilevel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn block_mapping_finds_the_grid_embedding_of_scrambled_blocks() {
+        // 16 tasks talking to their neighbours on a 4 x 4 grid, each its own
+        // block, the blocks numbered in scrambled order: laid out as the
+        // grid on a 4 x 4 mesh every edge costs one hop (J = 24 x 7), and no
+        // layout does better. Swaps alone from the scrambled naming stop
+        // higher (at 294, 75 % above, for this order: checked by turning the
+        // annealing off).
+        let scramble = [11u16, 4, 14, 1, 8, 15, 2, 7, 0, 13, 6, 9, 12, 3, 10, 5];
+        let mut edges = Vec::new();
+        for t in 0..16u32 {
+            if t % 4 < 3 {
+                edges.push((t, t + 1, 7));
+            }
+            if t < 12 {
+                edges.push((t, t + 4, 7));
+            }
+        }
+        let names = (0..16).map(|i| format!("t{i}")).collect();
+        let problem = Problem::new(names, vec![10; 16], edges, 1000);
+        let mesh = Platform::mesh(4, 4);
+        let core_of = map_blocks(&problem, &mesh, &scramble, 0);
+        let j: u64 = problem
+            .edges
+            .iter()
+            .map(|&(a, b, w)| w * mesh.distance(core_of[a as usize] as usize, core_of[b as usize] as usize))
+            .sum();
+        assert_eq!(j, 24 * 7, "{core_of:?}");
+        let mut used = core_of.clone();
+        used.sort_unstable();
+        assert_eq!(used, (0..16).collect::<Vec<u16>>(), "a renaming: every block on its own core");
+    }
 
     #[test]
     fn metis_splits_two_cliques_and_maps_them_onto_clusters() {
