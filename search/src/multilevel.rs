@@ -34,51 +34,141 @@ pub struct Multilevel {
 /// percent with the seed.
 const RUNS: u64 = 8;
 
-impl Multilevel {
-    /// METIS's partition, or `None` when METIS cannot be used (one core,
-    /// more cores than tasks, weights beyond METIS's 32-bit range, or an
-    /// error inside METIS).
-    fn partition(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
-        let n = problem.len();
-        let k = platform.cores as usize;
-        if k < 2 || n < k {
-            return None;
-        }
-        let mut xadj: Vec<metis::Idx> = Vec::with_capacity(n + 1);
-        let mut adjncy = Vec::new();
-        let mut adjwgt = Vec::new();
-        xadj.push(0);
-        for list in &problem.adjacency {
-            for &(j, w) in list {
+/// Extra runs on clustered platforms that split by cluster first: cheap
+/// (two levels of METIS on small graphs) and their results vary more with
+/// the seed than the k-way runs'; on the Walshaw graphs mapped onto RP-2,
+/// 16 runs did no better than 8 and 24 as well as 40.
+const CLUSTER_RUNS: u64 = 24;
+
+/// METIS's k-way partition of the tasks `tasks` (the subgraph they induce)
+/// into `targets.len()` blocks with those shares of the load, or `None`
+/// when METIS cannot be used (weights beyond its 32-bit range, an error
+/// inside it).
+fn metis_parts(
+    problem: &Problem,
+    tasks: &[usize],
+    targets: &[f64],
+    tolerance: f64,
+    seed: u64,
+) -> Option<Vec<metis::Idx>> {
+    let mut local = vec![u32::MAX; problem.len()];
+    for (l, &t) in tasks.iter().enumerate() {
+        local[t] = l as u32;
+    }
+    let mut xadj: Vec<metis::Idx> = Vec::with_capacity(tasks.len() + 1);
+    let mut adjncy = Vec::new();
+    let mut adjwgt = Vec::new();
+    xadj.push(0);
+    for &t in tasks {
+        for &(j, w) in &problem.adjacency[t] {
+            let j = local[j as usize];
+            if j != u32::MAX {
                 adjncy.push(metis::Idx::try_from(j).ok()?);
                 adjwgt.push(metis::Idx::try_from(w.max(1)).ok()?);
             }
-            xadj.push(metis::Idx::try_from(adjncy.len()).ok()?);
         }
-        // METIS wants positive vertex weights; scale loads into its range.
-        let max = problem.load.iter().copied().max().unwrap_or(1).max(1);
-        let scale = (max / 1_000_000).max(1);
-        let vwgt: Vec<metis::Idx> =
-            problem.load.iter().map(|&l| metis::Idx::try_from((l / scale).max(1)).ok()).collect::<Option<_>>()?;
-        let ubvec = [1.0 + platform.balance_tolerance as metis::Real];
-        // Block b becomes core b (before mapping), so its share of the load
-        // follows that core's speed.
-        let total_speed: f64 = platform.speed.iter().sum();
-        let tpwgts: Vec<metis::Real> = platform.speed.iter().map(|&s| (s / total_speed) as metis::Real).collect();
-        let mut part = vec![0 as metis::Idx; n];
-        let mut graph = metis::Graph::new(1, k as metis::Idx, &xadj, &adjncy).ok()?;
-        if platform.is_heterogeneous() {
-            graph = graph.set_tpwgts(&tpwgts);
+        xadj.push(metis::Idx::try_from(adjncy.len()).ok()?);
+    }
+    // METIS wants positive vertex weights; scale loads into its range.
+    let max = problem.load.iter().copied().max().unwrap_or(1).max(1);
+    let scale = (max / 1_000_000).max(1);
+    let vwgt: Vec<metis::Idx> =
+        tasks.iter().map(|&t| metis::Idx::try_from((problem.load[t] / scale).max(1)).ok()).collect::<Option<_>>()?;
+    let ubvec = [1.0 + tolerance as metis::Real];
+    let total: f64 = targets.iter().sum();
+    let tpwgts: Vec<metis::Real> = targets.iter().map(|&t| (t / total) as metis::Real).collect();
+    let mut part = vec![0 as metis::Idx; tasks.len()];
+    let mut graph = metis::Graph::new(1, targets.len() as metis::Idx, &xadj, &adjncy).ok()?;
+    if targets.iter().any(|&t| t != targets[0]) {
+        graph = graph.set_tpwgts(&tpwgts);
+    }
+    let graph = graph
+        .set_vwgt(&vwgt)
+        .set_adjwgt(&adjwgt)
+        .set_ubvec(&ubvec)
+        .set_option(metis::option::Seed((seed % (i32::MAX as u64)) as metis::Idx));
+    let _one_at_a_time = METIS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    graph.part_kway(&mut part).ok()?;
+    Some(part)
+}
+
+impl Multilevel {
+    /// METIS's partition, or `None` when METIS cannot be used (one core,
+    /// more cores than tasks, or [`metis_parts`] fails). Block b becomes
+    /// core b (before mapping), so its share of the load follows that
+    /// core's speed.
+    fn partition(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
+        let (n, k) = (problem.len(), platform.cores as usize);
+        if k < 2 || n < k {
+            return None;
         }
-        let graph = graph
-            .set_vwgt(&vwgt)
-            .set_adjwgt(&adjwgt)
-            .set_ubvec(&ubvec)
-            .set_option(metis::option::Seed((self.seed % (i32::MAX as u64)) as metis::Idx));
-        let _one_at_a_time = METIS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        graph.part_kway(&mut part).ok()?;
+        let all: Vec<usize> = (0..n).collect();
+        let part = metis_parts(problem, &all, &platform.speed, platform.balance_tolerance, self.seed)?;
         Some(part.into_iter().map(|p| p as CoreId).collect())
     }
+
+    /// On a clustered platform (cores in groups, every pair across groups
+    /// at the same larger distance, as on RP-2): METIS splits the tasks
+    /// among the clusters first, so that the dear cross-cluster traffic is
+    /// what the first cut minimises, then each cluster's tasks among its
+    /// cores. Half the balance tolerance at each level; repair and
+    /// refinement fix what is left. `None` on other platforms.
+    fn cluster_first(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
+        let groups = clusters(platform)?;
+        let all: Vec<usize> = (0..problem.len()).collect();
+        let speed = |cores: &[usize]| cores.iter().map(|&c| platform.speed[c]).sum::<f64>();
+        let shares: Vec<f64> = groups.iter().map(|g| speed(g)).collect();
+        let tolerance = platform.balance_tolerance / 2.0;
+        let top = metis_parts(problem, &all, &shares, tolerance, self.seed)?;
+        let mut core_of = vec![0 as CoreId; problem.len()];
+        for (g, cores) in groups.iter().enumerate() {
+            let tasks: Vec<usize> = all.iter().copied().filter(|&t| top[t] as usize == g).collect();
+            let speeds: Vec<f64> = cores.iter().map(|&c| platform.speed[c]).collect();
+            let inner = if cores.len() > 1 && tasks.len() >= cores.len() {
+                metis_parts(problem, &tasks, &speeds, tolerance, self.seed)?
+            } else {
+                (0..tasks.len()).map(|i| (i % cores.len()) as metis::Idx).collect()
+            };
+            for (&t, &b) in tasks.iter().zip(&inner) {
+                core_of[t] = cores[b as usize] as CoreId;
+            }
+        }
+        Some(core_of)
+    }
+}
+
+/// The clusters of a platform: groups of cores joined by the smallest
+/// distance, when there are at least two, each has two cores or more, and
+/// every pair of cores in different groups is at one same larger distance.
+fn clusters(platform: &Platform) -> Option<Vec<Vec<usize>>> {
+    let k = platform.cores as usize;
+    let near = (0..k).flat_map(|a| (0..k).filter(move |&b| b != a).map(move |b| (a, b)));
+    let nearest = near.clone().map(|(a, b)| platform.distance(a, b)).min()?;
+    let mut group = vec![usize::MAX; k];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for a in 0..k {
+        if group[a] != usize::MAX {
+            continue;
+        }
+        let members: Vec<usize> = (0..k).filter(|&b| b == a || platform.distance(a, b) == nearest).collect();
+        for &m in &members {
+            group[m] = groups.len();
+        }
+        groups.push(members);
+    }
+    let far: Vec<u64> = near.filter(|&(a, b)| group[a] != group[b]).map(|(a, b)| platform.distance(a, b)).collect();
+    let cliques = near_cliques(platform, &groups, nearest);
+    let ok = groups.len() >= 2
+        && groups.iter().all(|g| g.len() >= 2)
+        && cliques
+        && far.iter().all(|&d| d == far[0] && d > nearest);
+    ok.then_some(groups)
+}
+
+/// Whether every group's cores are all at distance `nearest` from each
+/// other.
+fn near_cliques(platform: &Platform, groups: &[Vec<usize>], nearest: u64) -> bool {
+    groups.iter().all(|g| g.iter().all(|&a| g.iter().all(|&b| a == b || platform.distance(a, b) == nearest)))
 }
 
 /// Renames blocks to cores so that blocks that talk much sit close: a
@@ -187,7 +277,9 @@ impl Solver for Multilevel {
         }
         let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         let mut best: Option<Solution> = None;
-        for run in 0..RUNS {
+        // On clustered platforms, more runs split by cluster first.
+        let by_cluster = if clusters(platform).is_some() { CLUSTER_RUNS } else { 0 };
+        for run in 0..RUNS + by_cluster {
             // Odd runs ask METIS for a tighter balance: its result may
             // overshoot the tolerance slightly, and repairing that costs cut.
             let mut asked = platform.clone();
@@ -195,10 +287,14 @@ impl Solver for Multilevel {
                 asked.balance_tolerance *= 0.5;
             }
             let me = Multilevel { seed: self.seed.wrapping_add(run) };
-            let Some(blocks) = me.partition(problem, &asked) else {
+            let mapped = if run < RUNS {
+                me.partition(problem, &asked).map(|blocks| map_blocks(problem, platform, &blocks, me.seed))
+            } else {
+                me.cluster_first(problem, &asked)
+            };
+            let Some(mapped) = mapped else {
                 break;
             };
-            let mapped = map_blocks(problem, platform, &blocks, me.seed);
             // Pinned tasks go where they must; METIS knows no constraints,
             // so tasks that break one are moved to an allowed core first.
             let mut core_of: Vec<CoreId> =
@@ -258,6 +354,17 @@ mod tests {
         let mut used = core_of.clone();
         used.sort_unstable();
         assert_eq!(used, (0..16).collect::<Vec<u16>>(), "a renaming: every block on its own core");
+    }
+
+    #[test]
+    fn clusters_are_found_only_on_clustered_platforms() {
+        assert_eq!(clusters(&Platform::clusters(2, 4, 1, 10)), Some(vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]));
+        assert_eq!(clusters(&Platform::clusters(3, 2, 2, 3)), Some(vec![vec![0, 1], vec![2, 3], vec![4, 5]]));
+        assert_eq!(clusters(&Platform::mesh(4, 4)), None, "a mesh's nearest neighbours form one group");
+        assert_eq!(clusters(&Platform::identical(4)), None, "one group");
+        assert_eq!(clusters(&Platform::clusters(4, 1, 1, 10)), None, "clusters of one core");
+        let uneven = Platform::from_matrix(&[vec![0, 1, 5, 9], vec![1, 0, 5, 9], vec![5, 5, 0, 1], vec![9, 9, 1, 0]]);
+        assert_eq!(clusters(&uneven.unwrap()), None, "distances across groups differ");
     }
 
     #[test]
