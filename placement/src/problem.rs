@@ -11,12 +11,14 @@ use crate::{Constraints, CoreId, Placement, Platform};
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum PlacementError {
     /// A constraint names a task that is not in the trace.
-    #[error("{rule}: there is no task `{task}` in the trace")]
+    #[error("{rule}: there is no task `{task}` in the trace; {hint}")]
     UnknownTask {
         /// The constraint, as written on the command line.
         rule: String,
         /// The name given.
         task: String,
+        /// Names it may have meant, or where to find the names.
+        hint: String,
     },
     /// A constraint names a core the platform does not have.
     #[error("{rule}: the platform has cores 0..={last} only")]
@@ -100,6 +102,26 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// Up to three task names like `given` (equal but for case, or
+    /// containing it), as a hint for a misspelt constraint.
+    fn similar_names(names: &[String], given: &str) -> String {
+        let lower = given.to_lowercase();
+        let like: Vec<String> = names
+            .iter()
+            .filter(|n| {
+                let n = n.to_lowercase();
+                !lower.is_empty() && (n == lower || n.contains(&lower) || lower.contains(&n))
+            })
+            .take(3)
+            .map(|n| format!("`{n}`"))
+            .collect();
+        if like.is_empty() {
+            "`corera graph TRACE` lists the task names".to_string()
+        } else {
+            format!("did you mean {}?", like.join(" or "))
+        }
+    }
+
     /// A problem from raw parts; `edges` may hold either direction and
     /// repeats, which are merged. Nothing is pinned.
     pub fn new(names: Vec<String>, load: Vec<u64>, edges: Vec<(u32, u32, u64)>, horizon_ns: u64) -> Problem {
@@ -190,10 +212,11 @@ impl Problem {
         let k = usize::from(platform.cores);
         let describe = |rule: Rule| constraints.describe(rule, &self.names);
         let lookup = |task: &str, rule: Rule| {
-            self.names
-                .iter()
-                .position(|name| name == task)
-                .ok_or_else(|| PlacementError::UnknownTask { rule: describe(rule), task: task.to_string() })
+            self.names.iter().position(|name| name == task).ok_or_else(|| PlacementError::UnknownTask {
+                rule: describe(rule),
+                task: task.to_string(),
+                hint: Problem::similar_names(&self.names, task),
+            })
         };
         let check_cores = |cores: &[CoreId], rule: Rule| match cores.iter().find(|&&c| usize::from(c) >= k) {
             Some(_) => Err(PlacementError::NoSuchCore { rule: describe(rule), last: platform.cores - 1 }),
@@ -626,7 +649,14 @@ mod tests {
             assert_eq!(e.to_string(), format!("the constraints conflict: {want}"));
         }
         for (c, want) in [
-            (Constraints { pin: vec![rule("Z", &[1])], ..Default::default() }, "--pin Z=1: there is no task `Z`"),
+            (
+                Constraints { pin: vec![rule("Z", &[1])], ..Default::default() },
+                "--pin Z=1: there is no task `Z` in the trace; `corera graph TRACE` lists the task names",
+            ),
+            (
+                Constraints { pin: vec![rule("b", &[1])], ..Default::default() },
+                "--pin b=1: there is no task `b` in the trace; did you mean `B`?",
+            ),
             (Constraints { forbid: vec![rule("A", &[2])], ..Default::default() }, "cores 0..=1 only"),
             (Constraints { apart: vec![names(&["A"])], ..Default::default() }, "--apart A: name at least two tasks"),
         ] {

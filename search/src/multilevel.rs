@@ -29,10 +29,11 @@ pub struct Multilevel {
     pub seed: u64,
 }
 
-/// METIS runs per solve (different seeds, every other one with half the
-/// balance tolerance; best kept): METIS's own result varies by a few
-/// percent with the seed.
-const RUNS: u64 = 8;
+/// METIS runs per solve: eight k-way and eight by recursive bisection,
+/// with different seeds and every other one with half the balance
+/// tolerance; the best is kept. METIS's own result varies by a few percent
+/// with the seed and the method.
+const RUNS: u64 = 16;
 
 /// Extra runs on clustered platforms that split by cluster first: cheap
 /// (two levels of METIS on small graphs) and their results vary more with
@@ -40,8 +41,9 @@ const RUNS: u64 = 8;
 /// 16 runs did no better than 8 and 24 as well as 40.
 const CLUSTER_RUNS: u64 = 24;
 
-/// METIS's k-way partition of the tasks `tasks` (the subgraph they induce)
-/// into `targets.len()` blocks with those shares of the load, or `None`
+/// METIS's partition of the tasks `tasks` (the subgraph they induce) into
+/// `targets.len()` blocks with those shares of the load (k-way, or by
+/// recursive bisection when `bisect`), or `None`
 /// when METIS cannot be used (weights beyond its 32-bit range, an error
 /// inside it).
 fn metis_parts(
@@ -50,6 +52,7 @@ fn metis_parts(
     targets: &[f64],
     tolerance: f64,
     seed: u64,
+    bisect: bool,
 ) -> Option<Vec<metis::Idx>> {
     let mut local = vec![u32::MAX; problem.len()];
     for (l, &t) in tasks.iter().enumerate() {
@@ -88,7 +91,11 @@ fn metis_parts(
         .set_ubvec(&ubvec)
         .set_option(metis::option::Seed((seed % (i32::MAX as u64)) as metis::Idx));
     let _one_at_a_time = METIS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    graph.part_kway(&mut part).ok()?;
+    if bisect {
+        graph.part_recursive(&mut part).ok()?;
+    } else {
+        graph.part_kway(&mut part).ok()?;
+    }
     Some(part)
 }
 
@@ -97,13 +104,13 @@ impl Multilevel {
     /// more cores than tasks, or [`metis_parts`] fails). Block b becomes
     /// core b (before mapping), so its share of the load follows that
     /// core's speed.
-    fn partition(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
+    fn partition(&self, problem: &Problem, platform: &Platform, bisect: bool) -> Option<Vec<CoreId>> {
         let (n, k) = (problem.len(), platform.cores as usize);
         if k < 2 || n < k {
             return None;
         }
         let all: Vec<usize> = (0..n).collect();
-        let part = metis_parts(problem, &all, &platform.speed, platform.balance_tolerance, self.seed)?;
+        let part = metis_parts(problem, &all, &platform.speed, platform.balance_tolerance, self.seed, bisect)?;
         Some(part.into_iter().map(|p| p as CoreId).collect())
     }
 
@@ -119,13 +126,13 @@ impl Multilevel {
         let speed = |cores: &[usize]| cores.iter().map(|&c| platform.speed[c]).sum::<f64>();
         let shares: Vec<f64> = groups.iter().map(|g| speed(g)).collect();
         let tolerance = platform.balance_tolerance / 2.0;
-        let top = metis_parts(problem, &all, &shares, tolerance, self.seed)?;
+        let top = metis_parts(problem, &all, &shares, tolerance, self.seed, false)?;
         let mut core_of = vec![0 as CoreId; problem.len()];
         for (g, cores) in groups.iter().enumerate() {
             let tasks: Vec<usize> = all.iter().copied().filter(|&t| top[t] as usize == g).collect();
             let speeds: Vec<f64> = cores.iter().map(|&c| platform.speed[c]).collect();
             let inner = if cores.len() > 1 && tasks.len() >= cores.len() {
-                metis_parts(problem, &tasks, &speeds, tolerance, self.seed)?
+                metis_parts(problem, &tasks, &speeds, tolerance, self.seed, false)?
             } else {
                 (0..tasks.len()).map(|i| (i % cores.len()) as metis::Idx).collect()
             };
@@ -286,9 +293,13 @@ impl Solver for Multilevel {
             if run % 2 == 1 {
                 asked.balance_tolerance *= 0.5;
             }
-            let me = Multilevel { seed: self.seed.wrapping_add(run) };
+            // The first half of the runs use METIS's k-way partitioning, the
+            // second half its recursive bisection, with the same seeds:
+            // neither is better on every graph.
+            let me = Multilevel { seed: self.seed.wrapping_add(if run < RUNS { run % (RUNS / 2) } else { run }) };
             let mapped = if run < RUNS {
-                me.partition(problem, &asked).map(|blocks| map_blocks(problem, platform, &blocks, me.seed))
+                me.partition(problem, &asked, run >= RUNS / 2)
+                    .map(|blocks| map_blocks(problem, platform, &blocks, me.seed))
             } else {
                 me.cluster_first(problem, &asked)
             };
@@ -405,12 +416,13 @@ mod concurrency {
     fn concurrent_calls_give_the_same_partition() {
         let problem = crate::tests::ring(200);
         let platform = Platform::identical(4);
-        let reference = Multilevel { seed: 3 }.partition(&problem, &platform).unwrap();
+        let reference = Multilevel { seed: 3 }.partition(&problem, &platform, false).unwrap();
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..8)
                 .map(|_| {
                     scope.spawn(|| {
-                        (0..20).all(|_| Multilevel { seed: 3 }.partition(&problem, &platform).unwrap() == reference)
+                        (0..20)
+                            .all(|_| Multilevel { seed: 3 }.partition(&problem, &platform, false).unwrap() == reference)
                     })
                 })
                 .collect();
