@@ -114,6 +114,47 @@ impl Multilevel {
         Some(part.into_iter().map(|p| p as CoreId).collect())
     }
 
+    /// On 16 or more identical cores (an even number): the best placement
+    /// on half as many cores, each of its blocks split in two by METIS's
+    /// bisection. With blocks of a few dozen tasks all at the limit, k-way
+    /// refinement cannot move a task; halving a better coarser partition
+    /// can (add20 at 64 blocks: 3,279 to 3,163).
+    fn halving(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
+        let k = platform.cores;
+        if !platform.is_symmetric() || k < 16 || !k.is_multiple_of(2) || problem.len() < usize::from(k) {
+            return None;
+        }
+        let mut half = Platform::identical(k / 2);
+        half.balance_tolerance = platform.balance_tolerance;
+        half.capacity = platform.capacity[..usize::from(k / 2)].to_vec();
+        half.speed = platform.speed[..usize::from(k / 2)].to_vec();
+        // On the coarse cores, block b stands for cores 2b and 2b + 1: a task
+        // may use it if it may use either. Apart pairs are left to the
+        // repair after the split.
+        let mut coarse_problem = problem.clone();
+        coarse_problem.apart.iter_mut().for_each(Vec::clear);
+        for (i, mask) in problem.allowed.iter().enumerate() {
+            if let Some(mask) = mask {
+                coarse_problem.restrict(i, (0..usize::from(k / 2)).map(|b| mask[2 * b] || mask[2 * b + 1]).collect());
+            }
+        }
+        let coarse = self.solve(&coarse_problem, &half, None).ok()?;
+        let mut core_of = vec![0 as CoreId; problem.len()];
+        for b in 0..usize::from(k / 2) {
+            let tasks: Vec<usize> =
+                (0..problem.len()).filter(|&t| usize::from(coarse.placement.core_of[t]) == b).collect();
+            let sides = if tasks.len() >= 2 {
+                metis_parts(problem, &tasks, &[1.0, 1.0], platform.balance_tolerance / 2.0, self.seed, true)?
+            } else {
+                vec![0; tasks.len()]
+            };
+            for (&t, &side) in tasks.iter().zip(&sides) {
+                core_of[t] = (2 * b + side as usize) as CoreId;
+            }
+        }
+        Some(core_of)
+    }
+
     /// On a clustered platform (cores in groups, every pair across groups
     /// at the same larger distance, as on RP-2): METIS splits the tasks
     /// among the clusters first, so that the dear cross-cluster traffic is
@@ -142,6 +183,21 @@ impl Multilevel {
         }
         Some(core_of)
     }
+}
+
+/// A partition made ready: pinned tasks go where they must (METIS knows no
+/// constraints), tasks that break one move to an allowed core, overloads
+/// are repaired, single-task moves polish, FM passes refine.
+fn polish(problem: &Problem, platform: &Platform, mapped: Vec<CoreId>, limits: &[u64], name: &str) -> Solution {
+    let mut core_of: Vec<CoreId> = mapped.iter().zip(&problem.pinned).map(|(&b, pin)| pin.unwrap_or(b)).collect();
+    let mut load = vec![0u64; platform.cores as usize];
+    for (i, &c) in core_of.iter().enumerate() {
+        load[c as usize] += problem.load[i];
+    }
+    crate::greedy::repair(problem, platform, &mut core_of, &mut load, limits);
+    crate::greedy::improve(problem, platform, &mut core_of, &mut load, limits);
+    crate::refine::refine(problem, platform, &mut core_of, limits);
+    solution(problem, platform, Placement::new(core_of), name, problem.len() as u64)
 }
 
 /// The clusters of a platform: groups of cores joined by the smallest
@@ -306,18 +362,15 @@ impl Solver for Multilevel {
             let Some(mapped) = mapped else {
                 break;
             };
-            // Pinned tasks go where they must; METIS knows no constraints,
-            // so tasks that break one are moved to an allowed core first.
-            let mut core_of: Vec<CoreId> =
-                mapped.iter().zip(&problem.pinned).map(|(&b, pin)| pin.unwrap_or(b)).collect();
-            let mut load = vec![0u64; platform.cores as usize];
-            for (i, &c) in core_of.iter().enumerate() {
-                load[c as usize] += problem.load[i];
+            let s = polish(problem, platform, mapped, &limits, self.name());
+            if best.as_ref().is_none_or(|b| s.objective < b.objective) {
+                best = Some(s);
             }
-            crate::greedy::repair(problem, platform, &mut core_of, &mut load, &limits);
-            crate::greedy::improve(problem, platform, &mut core_of, &mut load, &limits);
-            crate::refine::refine(problem, platform, &mut core_of, &limits);
-            let s = solution(problem, platform, Placement::new(core_of), self.name(), problem.len() as u64);
+        }
+        // Many identical cores: also split the best placement on half as
+        // many cores (found the same way, recursively) block by block.
+        if let Some(core_of) = self.halving(problem, platform) {
+            let s = polish(problem, platform, core_of, &limits, self.name());
             if best.as_ref().is_none_or(|b| s.objective < b.objective) {
                 best = Some(s);
             }
@@ -365,6 +418,31 @@ mod tests {
         let mut used = core_of.clone();
         used.sort_unstable();
         assert_eq!(used, (0..16).collect::<Vec<u16>>(), "a renaming: every block on its own core");
+    }
+
+    #[test]
+    fn halving_splits_each_coarse_block_over_two_cores() {
+        // 64 equal tasks on a plain ring: on 8 cores the best is 8 arcs of
+        // 8 (cut 8); halved, 16 arcs of 4 (cut 16), each core 4 tasks.
+        let names = (0..64).map(|i| format!("t{i}")).collect();
+        let edges = (0..64u32).map(|i| (i.min((i + 1) % 64), i.max((i + 1) % 64), 1)).collect();
+        let problem = Problem::new(names, vec![10; 64], edges, 1000);
+        let mut platform = Platform::identical(16);
+        platform.balance_tolerance = 0.0;
+        let core_of = Multilevel { seed: 0 }.halving(&problem, &platform).unwrap();
+        let cut = problem.edges.iter().filter(|e| core_of[e.0 as usize] != core_of[e.1 as usize]).count();
+        assert_eq!(cut, 16, "{core_of:?}");
+        for c in 0..16 {
+            assert_eq!(core_of.iter().filter(|&&x| x == c).count(), 4, "core {c}: {core_of:?}");
+        }
+        // Not on fewer than 16 cores, nor where cores differ.
+        assert!(Multilevel { seed: 0 }.halving(&problem, &Platform::identical(8)).is_none());
+        assert!(Multilevel { seed: 0 }.halving(&problem, &Platform::mesh(4, 4)).is_none());
+        // A pin survives as a restriction of the coarse block.
+        let mut pinned = problem.clone();
+        pinned.restrict(5, (0..16).map(|c| c == 9).collect());
+        let core_of = Multilevel { seed: 0 }.halving(&pinned, &platform).unwrap();
+        assert!(core_of[5] / 2 == 4, "task 5 is in the block of cores 8 and 9: {core_of:?}");
     }
 
     #[test]
