@@ -391,18 +391,14 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
         ));
     }
     text.push('\n');
-    let mut c = 0;
-    while c < o.core_busy.len() {
-        // A run of unused cores is one line.
-        let end = (c..o.core_busy.len()).find(|&d| o.core_busy_ns[d] > 0).unwrap_or(o.core_busy.len());
-        if end > c + 1 {
-            text.push_str(&format!("cores {c}-{}: unused\n", end - 1));
-            c = end;
-            continue;
+    for line in corera_emit::core_lines(o.core_busy.len(), |c| o.core_busy_ns[c] > 0) {
+        match line {
+            corera_emit::CoreLine::One(c) => {
+                let b = o.core_busy[c] * 100.0;
+                text.push_str(&format!("core {c}: {b:5.1} % busy, {:5.1} % idle\n", 100.0 - b));
+            }
+            corera_emit::CoreLine::Unused(first, last) => text.push_str(&format!("cores {first}-{last}: unused\n")),
         }
-        let b = o.core_busy[c];
-        text.push_str(&format!("core {c}: {:5.1} % busy, {:5.1} % idle\n", b * 100.0, 100.0 - b * 100.0));
-        c += 1;
     }
     if policy == Policy::Amp {
         let cost = corera_placement::Cost::of(&p.problem, &p.platform, &corera_placement::Placement::new(core_of));

@@ -28,7 +28,7 @@ use corera_trace_ingest::{Fingerprint, TraceSummary, Warning};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::{HtmlReport, MAX_SEGMENTS_PER_LANE};
 pub use json::{Json, SCHEMA_VERSION};
-pub use summary::summary;
+pub use summary::{CoreLine, core_lines, summary};
 pub use timeline::{btf, perfetto};
 pub use write::write_atomic;
 

@@ -78,19 +78,16 @@ pub fn summary(r: &Report<'_>) -> String {
     };
     let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", r.platform.describe(), sol.method);
     let tasks_on = |c: usize| sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();
-    let mut c = 0;
-    while c < r.cost.core_utilisation.len() {
-        let n = tasks_on(c);
-        // A run of cores without tasks is one line.
-        let idle_end =
-            (c..r.cost.core_utilisation.len()).find(|&d| tasks_on(d) > 0).unwrap_or(r.cost.core_utilisation.len());
-        if n == 0 && idle_end > c + 1 {
-            let _ = writeln!(s, "cores {c}-{}: no tasks", idle_end - 1);
-            c = idle_end;
-            continue;
+    for run in core_lines(r.cost.core_utilisation.len(), |c| tasks_on(c) > 0) {
+        match run {
+            CoreLine::One(c) => {
+                let (u, n) = (r.cost.core_utilisation[c], tasks_on(c));
+                let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", u * 100.0);
+            }
+            CoreLine::Unused(first, last) => {
+                let _ = writeln!(s, "cores {first}-{last}: no tasks");
+            }
         }
-        let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", r.cost.core_utilisation[c] * 100.0);
-        c += 1;
     }
     // Limits are in ns of the traced core; shown as load of each core.
     let percent = |c: usize| {
@@ -159,4 +156,54 @@ fn replay_table(s: &mut String, r: &Report<'_>) {
             format!("{} fall(s) behind the input", behind.join(", "))
         }
     );
+}
+
+/// One line of a per-core listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoreLine {
+    /// A core of its own.
+    One(usize),
+    /// A run of two or more unused cores, first and last.
+    Unused(usize, usize),
+}
+
+/// The lines of a listing of `cores` cores in which runs of two or more
+/// cores that `used` says are unused share one line (a 64-core mesh with
+/// seven busy tiles takes a few lines, not 64).
+pub fn core_lines(cores: usize, used: impl Fn(usize) -> bool) -> Vec<CoreLine> {
+    let mut lines = Vec::new();
+    let mut c = 0;
+    while c < cores {
+        let end = (c..cores).find(|&d| used(d)).unwrap_or(cores);
+        if end > c + 1 {
+            lines.push(CoreLine::Unused(c, end - 1));
+            c = end;
+        } else {
+            lines.push(CoreLine::One(c));
+            c += 1;
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_of_unused_cores_share_a_line() {
+        let used = [true, false, false, true, false, true, false, false, false];
+        assert_eq!(
+            core_lines(used.len(), |c| used[c]),
+            [
+                CoreLine::One(0),
+                CoreLine::Unused(1, 2),
+                CoreLine::One(3),
+                CoreLine::One(4),
+                CoreLine::One(5),
+                CoreLine::Unused(6, 8)
+            ]
+        );
+        assert_eq!(core_lines(0, |_| true), []);
+    }
 }

@@ -269,6 +269,27 @@ mod replay {
         simulate(r, &Setup { policy, platform, core_of: cores, timeline: true })
     }
 
+    /// A task that keeps its core half busy: on a core as fast as the
+    /// recording one the run keeps up; on a core at a quarter of the speed
+    /// it needs twice the time there is, so the work piles up and the run
+    /// sustains about half the input rate.
+    #[test]
+    fn sustained_rate_says_whether_the_cores_keep_up() {
+        let w = Workload::from_toml(
+            "name = \"t\"\nduration_ms = 100\n[[task]]\nname = \"A\"\npriority = 1\nperiod_us = 1000\nexec_us = [500, 500]\n",
+        )
+        .unwrap();
+        let r = Replay::from_trace(&generate(&w).unwrap(), &[]);
+        let fast = run(&r, Policy::Amp, &Platform::identical(1), Some(&[0]));
+        assert!(fast.keeps_up() && fast.sustained_rate > 0.99, "{}", fast.sustained_rate);
+        let mut slow_core = Platform::identical(1);
+        slow_core.speed = vec![0.25];
+        let slow = run(&r, Policy::Amp, &slow_core, Some(&[0]));
+        assert!(!slow.keeps_up(), "{}", slow.sustained_rate);
+        assert!((0.45..0.55).contains(&slow.sustained_rate), "{}", slow.sustained_rate);
+        assert_eq!(slow.tasks[0].jobs, fast.tasks[0].jobs, "every job is still done, late");
+    }
+
     /// Replaying the printer log on the one core it was recorded on gives
     /// every task its recorded RUNNING time exactly, and READY within 5 %
     /// in total and within 15 % or 5 ms per task (ties among equal

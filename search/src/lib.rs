@@ -155,8 +155,8 @@ const ANNEAL_BUDGET: u64 = 20_000_000;
 /// the exhaustive search proved nothing on a task-sized problem (at most
 /// [`EXHAUSTIVE_MAX_TASKS`] tasks): about three seconds on two cores. On the
 /// 100-task, 8-core instances of `shared/data/graphs/tasks` it lowered the
-/// cut from 3,106 / 2,968 to 2,898 / 2,879; ten times the budget of the
-/// first annealing in chains ten times as long.
+/// cut from 3,106 / 2,968 to 2,871 / 2,859 (ten times the budget of the
+/// first annealing, in chains ten times as long).
 const LONG_ANNEAL_BUDGET: u64 = 180_000_000;
 
 /// Move attempts per task in one chain of the long annealing (fewer when
