@@ -156,18 +156,39 @@ impl Multilevel {
     }
 
     /// On a clustered platform (cores in groups, every pair across groups
-    /// at the same larger distance, as on RP-2): METIS splits the tasks
-    /// among the clusters first, so that the dear cross-cluster traffic is
-    /// what the first cut minimises, then each cluster's tasks among its
-    /// cores. Half the balance tolerance at each level; repair and
-    /// refinement fix what is left. `None` on other platforms.
+    /// at the same larger distance, as on RP-2): the tasks are split among
+    /// the clusters first, so that the dear cross-cluster traffic is what
+    /// the first cut minimises (with this whole method when the clusters
+    /// are equal, else by METIS), then each cluster's tasks among its cores
+    /// by METIS. Repair and refinement fix the balance that is left. `None`
+    /// on other platforms.
     fn cluster_first(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
         let groups = clusters(platform)?;
         let all: Vec<usize> = (0..problem.len()).collect();
         let speed = |cores: &[usize]| cores.iter().map(|&c| platform.speed[c]).sum::<f64>();
         let shares: Vec<f64> = groups.iter().map(|g| speed(g)).collect();
         let tolerance = platform.balance_tolerance / 2.0;
-        let top = metis_parts(problem, &all, &shares, tolerance, self.seed, false)?;
+        let top: Vec<metis::Idx> = if groups.iter().all(|g| g.len() == groups[0].len())
+            && platform.speed.iter().all(|&x| x == platform.speed[0])
+        {
+            // Equal clusters of equal cores: the split among clusters is a
+            // partition onto that many identical cores, found with all of
+            // this method (every run, halving, FM) rather than one METIS
+            // call. A task may use a cluster if it may use one of its cores.
+            let mut coarse = Platform::identical(groups.len() as CoreId);
+            coarse.balance_tolerance = platform.balance_tolerance;
+            let mut coarse_problem = problem.clone();
+            coarse_problem.apart.iter_mut().for_each(Vec::clear);
+            for (i, mask) in problem.allowed.iter().enumerate() {
+                if let Some(mask) = mask {
+                    coarse_problem.restrict(i, groups.iter().map(|g| g.iter().any(|&c| mask[c])).collect());
+                }
+            }
+            let split = Multilevel { seed: self.seed }.solve(&coarse_problem, &coarse, None).ok()?;
+            split.placement.core_of.iter().map(|&c| metis::Idx::from(c)).collect()
+        } else {
+            metis_parts(problem, &all, &shares, tolerance, self.seed, false)?
+        };
         let mut core_of = vec![0 as CoreId; problem.len()];
         for (g, cores) in groups.iter().enumerate() {
             let tasks: Vec<usize> = all.iter().copied().filter(|&t| top[t] as usize == g).collect();
