@@ -2,7 +2,7 @@
 //!
 //! The fourth stage of corera's pipeline: find the [`Placement`] of a
 //! [`Problem`] on a [`Platform`] that minimises the
-//! [`Objective`](corera_placement::Objective) (load above the balance
+//! [`Objective`] (load above the balance
 //! limit first, then cross-core traffic), and say how good it is.
 //!
 //! # Brief overview
@@ -15,10 +15,12 @@
 //!   deterministic parallel restarts.
 //! - [`GrayCode`]: complete enumeration for two identical cores (up to 36
 //!   tasks), one task move per step; a certificate for the other methods.
-//! - [`Multilevel`]: METIS k-way partitions mapped onto the topology, for
-//!   large task sets.
+//! - [`Multilevel`]: METIS partitions (k-way and recursive bisection, by
+//!   cluster first on clustered platforms, halved from half as many cores
+//!   on many identical ones) mapped onto the topology, for large task sets.
 //! - [`portfolio`]: greedy and multilevel, annealing from the better, then
-//!   exhaustive warm-started with the best.
+//!   exhaustive warm-started with the best, then a longer annealing when
+//!   nothing was proven.
 //!
 //! # Example
 //! ```
@@ -146,6 +148,16 @@ pub const DEFAULT_NODE_BUDGET: u64 = 10_000_000;
 /// bound costs O(tasks) per node, and beyond a few hundred tasks no budget
 /// of seconds proves anything.
 pub const EXHAUSTIVE_MAX_TASKS: usize = 300;
+
+/// The node budget the portfolio gives the exhaustive search on `cores`
+/// cores: the full budget up to 8 cores; beyond, a node tries every core
+/// and the tree is wider still, so the budget shrinks with the square of the
+/// core count (64 cores: 1/64 of it), keeping the stage's time near an
+/// 8-core search's. `--method exhaustive` alone gets the full budget.
+pub fn portfolio_node_budget(budget: u64, cores: u16) -> u64 {
+    let k = u64::from(cores);
+    if k <= 8 { budget } else { (budget * 64 / (k * k)).max(1) }
+}
 
 /// Move attempts the portfolio's annealing makes in all (restarts × tasks
 /// × steps per task), at least 8 restarts: about a second on two cores.
@@ -276,7 +288,8 @@ fn solve_method(
 
 /// Runs greedy and multilevel, anneals from both, then (up to
 /// [`EXHAUSTIVE_MAX_TASKS`] tasks) the exhaustive search within the node
-/// budget from the best, and returns the best solution with what is proven
+/// budget from the best and, if it proved nothing, a longer annealing, and
+/// returns the best solution with what is proven
 /// about it and the method that found it: [`solve`] with
 /// [`Method::Portfolio`].
 ///
@@ -435,13 +448,3 @@ fn solution(problem: &Problem, platform: &Platform, placement: Placement, method
 
 #[cfg(test)]
 mod tests;
-
-/// The node budget the portfolio gives the exhaustive search on `cores`
-/// cores: the full budget up to 8 cores; beyond, a node tries every core
-/// and the tree is wider still, so the budget shrinks with the square of the
-/// core count (64 cores: 1/64 of it), keeping the stage's time near an
-/// 8-core search's. `--method exhaustive` alone gets the full budget.
-pub fn portfolio_node_budget(budget: u64, cores: u16) -> u64 {
-    let k = u64::from(cores);
-    if k <= 8 { budget } else { (budget * 64 / (k * k)).max(1) }
-}

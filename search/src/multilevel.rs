@@ -35,10 +35,10 @@ pub struct Multilevel {
 /// with the seed and the method.
 const RUNS: u64 = 16;
 
-/// Extra runs on clustered platforms that split by cluster first: cheap
-/// (two levels of METIS on small graphs) and their results vary more with
-/// the seed than the k-way runs'; on the Walshaw graphs mapped onto RP-2,
-/// 16 runs did no better than 8 and 24 as well as 40.
+/// Extra runs on clustered platforms that split by cluster first. On the
+/// Walshaw graphs mapped onto RP-2 (add20, data, 3elt, uk) 8 runs lowered
+/// 3elt from 1,175 to 1,147, 24 lowered add20 from 8,177 to 8,154, and 40
+/// did no better than 24 (measured 2026-11-30).
 const CLUSTER_RUNS: u64 = 24;
 
 /// METIS's partition of the tasks `tasks` (the subgraph they induce) into
@@ -114,6 +114,27 @@ impl Multilevel {
         Some(part.into_iter().map(|p| p as CoreId).collect())
     }
 
+    /// This method's placement on coarse cores, one per group of
+    /// `platform`'s cores (each coarse core as fast and as free as the
+    /// slowest, fullest of its group): the coarse core of each task. A task
+    /// may use a coarse core if it may use one of its cores; apart pairs are
+    /// left to the repair after the coarse cores are split.
+    fn solve_coarse(&self, problem: &Problem, platform: &Platform, groups: &[Vec<usize>]) -> Option<Vec<CoreId>> {
+        let mut coarse = Platform::identical(CoreId::try_from(groups.len()).ok()?);
+        coarse.balance_tolerance = platform.balance_tolerance;
+        let least = |values: &[f64], g: &[usize]| g.iter().map(|&c| values[c]).fold(f64::INFINITY, f64::min);
+        coarse.capacity = groups.iter().map(|g| least(&platform.capacity, g)).collect();
+        coarse.speed = groups.iter().map(|g| least(&platform.speed, g)).collect();
+        let mut coarse_problem = problem.clone();
+        coarse_problem.apart.iter_mut().for_each(Vec::clear);
+        for (i, mask) in problem.allowed.iter().enumerate() {
+            if let Some(mask) = mask {
+                coarse_problem.restrict(i, groups.iter().map(|g| g.iter().any(|&c| mask[c])).collect());
+            }
+        }
+        Some(self.solve(&coarse_problem, &coarse, None).ok()?.placement.core_of)
+    }
+
     /// On 16 or more identical cores (an even number): the best placement
     /// on half as many cores, each of its blocks split in two by METIS's
     /// bisection. With blocks of a few dozen tasks all at the limit, k-way
@@ -124,25 +145,12 @@ impl Multilevel {
         if !platform.is_symmetric() || k < 16 || !k.is_multiple_of(2) || problem.len() < usize::from(k) {
             return None;
         }
-        let mut half = Platform::identical(k / 2);
-        half.balance_tolerance = platform.balance_tolerance;
-        half.capacity = platform.capacity[..usize::from(k / 2)].to_vec();
-        half.speed = platform.speed[..usize::from(k / 2)].to_vec();
-        // On the coarse cores, block b stands for cores 2b and 2b + 1: a task
-        // may use it if it may use either. Apart pairs are left to the
-        // repair after the split.
-        let mut coarse_problem = problem.clone();
-        coarse_problem.apart.iter_mut().for_each(Vec::clear);
-        for (i, mask) in problem.allowed.iter().enumerate() {
-            if let Some(mask) = mask {
-                coarse_problem.restrict(i, (0..usize::from(k / 2)).map(|b| mask[2 * b] || mask[2 * b + 1]).collect());
-            }
-        }
-        let coarse = self.solve(&coarse_problem, &half, None).ok()?;
+        // Coarse core b stands for cores 2b and 2b + 1.
+        let pairs: Vec<Vec<usize>> = (0..usize::from(k / 2)).map(|b| vec![2 * b, 2 * b + 1]).collect();
+        let coarse = self.solve_coarse(problem, platform, &pairs)?;
         let mut core_of = vec![0 as CoreId; problem.len()];
         for b in 0..usize::from(k / 2) {
-            let tasks: Vec<usize> =
-                (0..problem.len()).filter(|&t| usize::from(coarse.placement.core_of[t]) == b).collect();
+            let tasks: Vec<usize> = (0..problem.len()).filter(|&t| usize::from(coarse[t]) == b).collect();
             let sides = if tasks.len() >= 2 {
                 metis_parts(problem, &tasks, &[1.0, 1.0], platform.balance_tolerance / 2.0, self.seed, true)?
             } else {
@@ -160,10 +168,8 @@ impl Multilevel {
     /// the clusters first, so that the dear cross-cluster traffic is what
     /// the first cut minimises (with this whole method when the clusters
     /// are equal, else by METIS), then each cluster's tasks among its cores
-    /// by METIS. Repair and refinement fix the balance that is left. `None`
-    /// on other platforms.
-    fn cluster_first(&self, problem: &Problem, platform: &Platform) -> Option<Vec<CoreId>> {
-        let groups = clusters(platform)?;
+    /// by METIS. Repair and refinement fix the balance that is left.
+    fn cluster_first(&self, problem: &Problem, platform: &Platform, groups: &[Vec<usize>]) -> Option<Vec<CoreId>> {
         let all: Vec<usize> = (0..problem.len()).collect();
         let speed = |cores: &[usize]| cores.iter().map(|&c| platform.speed[c]).sum::<f64>();
         let shares: Vec<f64> = groups.iter().map(|g| speed(g)).collect();
@@ -174,18 +180,8 @@ impl Multilevel {
             // Equal clusters of equal cores: the split among clusters is a
             // partition onto that many identical cores, found with all of
             // this method (every run, halving, FM) rather than one METIS
-            // call. A task may use a cluster if it may use one of its cores.
-            let mut coarse = Platform::identical(groups.len() as CoreId);
-            coarse.balance_tolerance = platform.balance_tolerance;
-            let mut coarse_problem = problem.clone();
-            coarse_problem.apart.iter_mut().for_each(Vec::clear);
-            for (i, mask) in problem.allowed.iter().enumerate() {
-                if let Some(mask) = mask {
-                    coarse_problem.restrict(i, groups.iter().map(|g| g.iter().any(|&c| mask[c])).collect());
-                }
-            }
-            let split = Multilevel { seed: self.seed }.solve(&coarse_problem, &coarse, None).ok()?;
-            split.placement.core_of.iter().map(|&c| metis::Idx::from(c)).collect()
+            // call.
+            self.solve_coarse(problem, platform, groups)?.into_iter().map(metis::Idx::from).collect()
         } else {
             metis_parts(problem, &all, &shares, tolerance, self.seed, false)?
         };
@@ -362,7 +358,8 @@ impl Solver for Multilevel {
         let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         let mut best: Option<Solution> = None;
         // On clustered platforms, more runs split by cluster first.
-        let by_cluster = if clusters(platform).is_some() { CLUSTER_RUNS } else { 0 };
+        let groups = clusters(platform);
+        let by_cluster = if groups.is_some() { CLUSTER_RUNS } else { 0 };
         for run in 0..RUNS + by_cluster {
             // Odd runs ask METIS for a tighter balance: its result may
             // overshoot the tolerance slightly, and repairing that costs cut.
@@ -378,7 +375,7 @@ impl Solver for Multilevel {
                 me.partition(problem, &asked, run >= RUNS / 2)
                     .map(|blocks| map_blocks(problem, platform, &blocks, me.seed))
             } else {
-                me.cluster_first(problem, &asked)
+                me.cluster_first(problem, &asked, groups.as_deref().expect("cluster runs only on clusters"))
             };
             let Some(mapped) = mapped else {
                 break;
