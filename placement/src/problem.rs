@@ -461,7 +461,17 @@ impl Problem {
             }
             slot[i] = slot[leader[i]];
         }
-        let m = next as usize;
+        Some((self.merge(&slot), slot))
+    }
+
+    /// The problem with the tasks of each group merged into one task:
+    /// task `i` becomes task `slot[i]` (slots numbered from 0 without gaps).
+    /// Loads add up, traffic inside a group is dropped (always on-core),
+    /// traffic between groups adds up; names join with `+`; a merged task
+    /// keeps the pin, allowed cores and apart partners of its members (the
+    /// caller merges only tasks whose constraints agree).
+    pub fn merge(&self, slot: &[u32]) -> Problem {
+        let m = slot.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
         let mut names: Vec<String> = vec![String::new(); m];
         let mut load = vec![0u64; m];
         let mut task_ids = vec![0u32; m];
@@ -478,17 +488,21 @@ impl Problem {
         let edges = self.edges.iter().map(|&(a, b, w)| (slot[a as usize], slot[b as usize], w)).collect();
         let mut merged = Problem::new(names, load, edges, self.horizon_ns);
         merged.task_ids = task_ids;
-        for i in 0..n {
-            let s = slot[i] as usize;
-            merged.pinned[s] = self.pinned[i];
-            merged.allowed[s].clone_from(&self.allowed[i]);
+        for (i, &s) in slot.iter().enumerate() {
+            let s = s as usize;
+            if self.pinned[i].is_some() {
+                merged.pinned[s] = self.pinned[i];
+            }
+            if self.allowed[i].is_some() {
+                merged.allowed[s].clone_from(&self.allowed[i]);
+            }
             merged.apart[s].extend(self.apart[i].iter().map(|&j| slot[j as usize]));
         }
         for list in &mut merged.apart {
             list.sort_unstable();
             list.dedup();
         }
-        Some((merged, slot))
+        merged
     }
 
     /// The core of every trace task under `core_of` (a placement of this

@@ -17,7 +17,9 @@
 //!   tasks), one task move per step; a certificate for the other methods.
 //! - [`Multilevel`]: METIS partitions (k-way and recursive bisection, by
 //!   cluster first on clustered platforms, halved from half as many cores
-//!   on many identical ones) mapped onto the topology, for large task sets.
+//!   on many identical ones, and on a hierarchy coarsened by label
+//!   propagation) mapped onto the topology and refined by FM and flows, for
+//!   large task sets.
 //! - [`portfolio`]: greedy and multilevel, annealing from the better, then
 //!   exhaustive warm-started with the best, then a longer annealing when
 //!   nothing was proven.
@@ -40,8 +42,10 @@
 //! ```
 
 mod anneal;
+mod coarsen;
 mod exhaustive;
 mod flow;
+mod flowcut;
 mod gray;
 mod greedy;
 #[cfg(feature = "highs")]

@@ -7,8 +7,12 @@
 //! quadratic assignment: pairwise swaps, simulated annealing over swaps,
 //! swaps again) to lower the topology-weighted traffic between blocks.
 //! Each partition is then refined by k-way FM passes with topology-aware
-//! gains ([`refine`](crate::refine)); the portfolio anneals from the best. METIS runs single
-//! threaded with a fixed seed, so its answer is reproducible.
+//! gains ([`refine`](crate::refine)) and flows between pairs of cores
+//! ([`flowcut`](crate::flowcut)). More candidates come from a hierarchy
+//! coarsened by label propagation ([`coarsen`](crate::coarsen)), METIS on
+//! its coarsest level and refinement at every level on the way down, then
+//! V-cycles from the best. The portfolio anneals from the best. METIS runs
+//! single threaded with a fixed seed, so its answer is reproducible.
 
 use std::sync::Mutex;
 
@@ -40,6 +44,22 @@ const RUNS: u64 = 16;
 /// 3elt from 1,175 to 1,147, 24 lowered add20 from 8,177 to 8,154, and 40
 /// did no better than 24 (measured 2026-11-30).
 const CLUSTER_RUNS: u64 = 24;
+
+/// Runs on a hierarchy coarsened by label propagation
+/// ([`coarsen`](crate::coarsen)), each with its own seed, and most
+/// V-cycles after them. add20 two-way (ε = 3 %): 706 without them, 654
+/// with; single runs range from 651 to 745 with the seed, so a few are
+/// worth it (measured 2026-11-30).
+const COMMUNITY_RUNS: u64 = 4;
+
+/// METIS runs on the coarsest level of such a hierarchy (k-way and
+/// recursive bisection in turn).
+const COARSEST_RUNS: u64 = 4;
+
+/// A hierarchy stops at about this many tasks per core, and a cluster
+/// holds at most 1/(this × cores) of the load. On add20 two-way, 30 found
+/// 654 in four runs where 160 (Mt-KaHyPar's contraction limit) found 704.
+const COARSEST_PER_CORE: usize = 30;
 
 /// METIS's partition of the tasks `tasks` (the subgraph they induce) into
 /// `targets.len()` blocks with those shares of the load (k-way, or by
@@ -202,6 +222,65 @@ impl Multilevel {
     }
 }
 
+impl Multilevel {
+    /// A partition found on a hierarchy coarsened by label propagation:
+    /// METIS on the coarsest level (or, for a V-cycle, `blocks` carried up
+    /// the hierarchy, which then keeps inside them), then at each level
+    /// down the partition projected and refined (FM and flows). `None` when
+    /// the task set is too small for a hierarchy or METIS fails.
+    fn community(
+        &self,
+        problem: &Problem,
+        platform: &Platform,
+        limits: &[u64],
+        blocks: Option<&[CoreId]>,
+    ) -> Option<Solution> {
+        let k = platform.cores as usize;
+        let target = COARSEST_PER_CORE * k;
+        if k < 2 || problem.len() <= target {
+            return None;
+        }
+        let cap = problem.total_load().div_ceil(target as u64).max(1);
+        let levels = crate::coarsen::hierarchy(problem, target, cap, self.seed, blocks);
+        let coarsest = &levels.last()?.problem;
+        let mut core_of = match blocks {
+            Some(blocks) => {
+                let mut core_of = blocks.to_vec();
+                for level in &levels {
+                    let mut up = vec![0; level.problem.len()];
+                    for (i, &s) in level.slot.iter().enumerate() {
+                        up[s as usize] = core_of[i];
+                    }
+                    core_of = up;
+                }
+                polish(coarsest, platform, core_of, limits, self.name()).placement.core_of
+            }
+            None => {
+                let mut best: Option<Solution> = None;
+                for run in 0..COARSEST_RUNS {
+                    let me = Multilevel { seed: self.seed.wrapping_add(run) };
+                    let blocks = me.partition(coarsest, platform, run % 2 == 1)?;
+                    let mapped = map_blocks(coarsest, platform, &blocks, me.seed);
+                    let s = polish(coarsest, platform, mapped, limits, self.name());
+                    if best.as_ref().is_none_or(|b| s.objective < b.objective) {
+                        best = Some(s);
+                    }
+                }
+                best?.placement.core_of
+            }
+        };
+        let mut solution = None;
+        for (depth, level) in levels.iter().enumerate().rev() {
+            let fine = if depth == 0 { problem } else { &levels[depth - 1].problem };
+            let projected = level.slot.iter().map(|&s| core_of[s as usize]).collect();
+            let s = polish(fine, platform, projected, limits, self.name());
+            core_of.clone_from(&s.placement.core_of);
+            solution = Some(s);
+        }
+        solution
+    }
+}
+
 /// A partition made ready: pinned tasks go where they must (METIS knows no
 /// constraints), tasks that break one move to an allowed core, overloads
 /// are repaired, single-task moves polish, FM passes refine.
@@ -214,6 +293,13 @@ fn polish(problem: &Problem, platform: &Platform, mapped: Vec<CoreId>, limits: &
     crate::greedy::repair(problem, platform, &mut core_of, &mut load, limits);
     crate::greedy::improve(problem, platform, &mut core_of, &mut load, limits);
     crate::refine::refine(problem, platform, &mut core_of, limits);
+    // Flows move whole bands between two cores where FM is stuck; FM then
+    // tidies what the new cut exposes.
+    while crate::flowcut::refine(problem, platform, &mut core_of, limits) > 0 {
+        if crate::refine::refine(problem, platform, &mut core_of, limits) == 0 {
+            break;
+        }
+    }
     solution(problem, platform, Placement::new(core_of), name, problem.len() as u64)
 }
 
@@ -393,6 +479,26 @@ impl Solver for Multilevel {
                 best = Some(s);
             }
         }
+        // Hierarchies that follow the graph's communities.
+        for run in 0..COMMUNITY_RUNS {
+            let me = Multilevel { seed: self.seed.wrapping_add(run) };
+            if let Some(s) = me.community(problem, platform, &limits, None)
+                && best.as_ref().is_none_or(|b| s.objective < b.objective)
+            {
+                best = Some(s);
+            }
+        }
+        // V-cycles from the best: coarsen inside its blocks, refine down.
+        // V-cycles from the best: coarsen inside its blocks, refine down.
+        for cycle in 0..COMMUNITY_RUNS {
+            let Some(current) = best.as_ref() else { break };
+            let me = Multilevel { seed: self.seed.wrapping_add(COMMUNITY_RUNS + cycle) };
+            match me.community(problem, platform, &limits, Some(&current.placement.core_of)) {
+                Some(s) if s.objective < current.objective => best = Some(s),
+                _ => break,
+            }
+        }
+
         match (best, incumbent) {
             (Some(s), _) => Ok(s),
             (None, Some(s)) => Ok(s.clone()),
