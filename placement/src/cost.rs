@@ -45,13 +45,7 @@ impl Cost {
         for (i, &c) in placement.core_of.iter().enumerate() {
             core_load_ns[c as usize] += problem.load[i];
         }
-        let cross_traffic = problem
-            .edges
-            .iter()
-            .map(|&(a, b, w)| {
-                w * platform.distance(placement.core_of[a as usize].into(), placement.core_of[b as usize].into())
-            })
-            .sum();
+        let cross_traffic = problem.cross_traffic(platform, &placement.core_of);
         let total = problem.total_load();
         let limits = platform.core_limits(total, problem.horizon_ns);
         let overload_ns = core_load_ns.iter().zip(&limits).map(|(&l, &m)| l.saturating_sub(m)).sum();

@@ -505,6 +505,16 @@ impl Problem {
         merged
     }
 
+    /// Traffic between cores under `core_of`, each edge weighted by the
+    /// distance between its cores on `platform` (J, the objective's
+    /// traffic term).
+    pub fn cross_traffic(&self, platform: &Platform, core_of: &[CoreId]) -> u64 {
+        self.edges
+            .iter()
+            .map(|&(a, b, w)| w * platform.distance(core_of[a as usize].into(), core_of[b as usize].into()))
+            .sum()
+    }
+
     /// The core of every trace task under `core_of` (a placement of this
     /// problem), indexed by trace task id; tasks outside the problem (idle
     /// tasks) get core 0.

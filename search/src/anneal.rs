@@ -69,11 +69,7 @@ impl<'a> Walk<'a> {
                 conn[i * k + core_of[j as usize] as usize] += w;
             }
         }
-        let cross = problem
-            .edges
-            .iter()
-            .map(|&(a, b, w)| w * platform.distance(core_of[a as usize].into(), core_of[b as usize].into()))
-            .sum();
+        let cross = problem.cross_traffic(platform, &core_of);
         let uniform = platform.is_uniform();
         let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         Walk { problem, platform, uniform, k, limits, core_of, load, conn, cross }

@@ -153,23 +153,9 @@ pub(crate) fn hierarchy(
 mod tests {
     use super::*;
 
-    /// Two cliques of eight joined by one light edge.
-    fn cliques() -> Problem {
-        let mut edges = Vec::new();
-        for g in [0u32, 8] {
-            for a in g..g + 8 {
-                for b in a + 1..g + 8 {
-                    edges.push((a, b, 5));
-                }
-            }
-        }
-        edges.push((0, 8, 1));
-        Problem::new((0..16).map(|i| format!("t{i}")).collect(), vec![10; 16], edges, 1000)
-    }
-
     #[test]
     fn clusters_follow_communities_and_respect_the_cap() {
-        let p = cliques();
+        let p = crate::tests::two_cliques(8, 5);
         for (cap, tasks) in [(80, 8), (30, 3)] {
             let slot = label_propagation(&p, cap, 7, None);
             let clusters = *slot.iter().max().unwrap() as usize + 1;
@@ -185,7 +171,7 @@ mod tests {
 
     #[test]
     fn constrained_tasks_and_blocks_are_respected() {
-        let mut p = cliques();
+        let mut p = crate::tests::two_cliques(8, 5);
         p.restrict(3, vec![false, true]);
         // Blocks split the first clique in two halves.
         let blocks: Vec<CoreId> = (0..16).map(|t| if t < 4 { 0 } else { 1 }).collect();

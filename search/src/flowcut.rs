@@ -171,7 +171,7 @@ impl Pair<'_> {
 
     /// Tasks of core `from` that may go to `to`, breadth first from those
     /// that talk to `to`, no heavier together than `room`.
-    fn band(&self, from: usize, to: usize, room: u64, mark: &mut [bool]) -> Vec<usize> {
+    fn band(&self, from: usize, to: usize, room: u64) -> Vec<usize> {
         let p = self.problem;
         let mut band = Vec::new();
         let mut weight = 0u64;
@@ -181,8 +181,7 @@ impl Pair<'_> {
                     && p.adjacency[i].iter().any(|&(j, _)| usize::from(self.core_of[j as usize]) == to)
             })
             .collect();
-        let mut seen = vec![false; 0];
-        seen.resize(p.len(), false);
+        let mut seen = vec![false; p.len()];
         queue.iter().for_each(|&i| seen[i] = true);
         let mut head = 0;
         while head < queue.len() {
@@ -193,7 +192,6 @@ impl Pair<'_> {
             }
             weight += p.load[i];
             band.push(i);
-            mark[i] = true;
             for &(j, _) in &p.adjacency[i] {
                 let j = j as usize;
                 if !seen[j] && usize::from(self.core_of[j]) == from {
@@ -213,14 +211,15 @@ impl Pair<'_> {
         let (la, lb) = (self.load[a], self.load[b]);
         let (ma, mb) = (self.limits[a], self.limits[b]);
         // Room: what the other core can take now, plus (alpha - 1) times
-        // its margin above an even share of the two cores' load.
-        let room = |load: u64, limit: u64, other_limit: u64| {
+        // its margin above an even share of the two cores' load (at least
+        // 1/64 of its limit, so that two full cores still get a band to
+        // swap).
+        let room = |load: u64, limit: u64| {
             let fair = ((la + lb) as u128 * limit as u128 / (ma + mb).max(1) as u128) as u64;
-            limit.saturating_sub(load) + (alpha - 1) * limit.saturating_sub(fair.min(limit)).max(other_limit / 64)
+            limit.saturating_sub(load) + (alpha - 1) * limit.saturating_sub(fair.min(limit)).max(limit / 64)
         };
-        let mut mark = vec![false; p.len()];
-        let band_a = self.band(a, b, room(lb, mb, ma), &mut mark);
-        let band_b = self.band(b, a, room(la, ma, mb), &mut mark);
+        let band_a = self.band(a, b, room(lb, mb));
+        let band_b = self.band(b, a, room(la, ma));
         if band_a.is_empty() && band_b.is_empty() {
             return Some(false);
         }
@@ -330,7 +329,7 @@ pub(crate) fn refine(problem: &Problem, platform: &Platform, core_of: &mut [Core
     if k < 2 || problem.len() < 2 {
         return 0;
     }
-    let before = weighted_cut(problem, platform, core_of);
+    let before = problem.cross_traffic(platform, core_of);
     let mut load = vec![0u64; k];
     for (i, &c) in core_of.iter().enumerate() {
         load[usize::from(c)] += problem.load[i];
@@ -359,16 +358,7 @@ pub(crate) fn refine(problem: &Problem, platform: &Platform, core_of: &mut [Core
             break;
         }
     }
-    before - weighted_cut(problem, platform, core_of)
-}
-
-/// Topology-weighted cross traffic.
-fn weighted_cut(problem: &Problem, platform: &Platform, core_of: &[CoreId]) -> u64 {
-    problem
-        .edges
-        .iter()
-        .map(|&(a, b, w)| w * platform.distance(usize::from(core_of[a as usize]), usize::from(core_of[b as usize])))
-        .sum()
+    before - problem.cross_traffic(platform, core_of)
 }
 
 #[cfg(test)]
@@ -433,11 +423,7 @@ mod tests {
             seed in any::<u64>(),
             mesh in any::<bool>(),
         ) {
-            let mut rng = corera_placement::rng::SplitMix64::new(seed);
-            let names = (0..n).map(|i| format!("t{i}")).collect();
-            let loads = (0..n).map(|_| 1 + rng.below(20)).collect();
-            let edges = (0..3 * n).map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32, 1 + rng.below(9))).collect();
-            let mut problem = Problem::new(names, loads, edges, 1000);
+            let mut problem = crate::tests::random_problem(n, seed);
             problem.restrict(0, (0..k).map(|c| c == 0).collect());
             let mut platform = if mesh { Platform::mesh(1, k) } else { Platform::identical(k) };
             platform.balance_tolerance = 0.3;

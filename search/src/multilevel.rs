@@ -533,11 +533,7 @@ mod tests {
         let problem = Problem::new(names, vec![10; 16], edges, 1000);
         let mesh = Platform::mesh(4, 4);
         let core_of = map_blocks(&problem, &mesh, &scramble, 0);
-        let j: u64 = problem
-            .edges
-            .iter()
-            .map(|&(a, b, w)| w * mesh.distance(core_of[a as usize] as usize, core_of[b as usize] as usize))
-            .sum();
+        let j = problem.cross_traffic(&mesh, &core_of);
         assert_eq!(j, 24 * 7, "{core_of:?}");
         let mut used = core_of.clone();
         used.sort_unstable();
@@ -582,17 +578,7 @@ mod tests {
 
     #[test]
     fn metis_splits_two_cliques_and_maps_them_onto_clusters() {
-        let names = (0..16).map(|i| format!("t{i}")).collect();
-        let mut edges = Vec::new();
-        for g in [0u32, 8] {
-            for a in g..g + 8 {
-                for b in a + 1..g + 8 {
-                    edges.push((a, b, 5));
-                }
-            }
-        }
-        edges.push((0, 8, 1));
-        let problem = Problem::new(names, vec![10; 16], edges, 1000);
+        let problem = crate::tests::two_cliques(8, 5);
         let s = Multilevel { seed: 1 }.solve(&problem, &Platform::identical(2), None).unwrap();
         assert_eq!(s.objective.cross_traffic, 1, "{:?}", s.placement);
         // Four blocks on rp2: the two blocks of each clique share a cluster.

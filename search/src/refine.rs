@@ -176,11 +176,7 @@ mod tests {
             seed in any::<u64>(),
             mesh in any::<bool>(),
         ) {
-            let mut rng = corera_placement::rng::SplitMix64::new(seed);
-            let names = (0..n).map(|i| format!("t{i}")).collect();
-            let loads = (0..n).map(|_| 1 + rng.below(20)).collect();
-            let edges = (0..3 * n).map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32, 1 + rng.below(9))).collect();
-            let problem = Problem::new(names, loads, edges, 1000);
+            let problem = crate::tests::random_problem(n, seed);
             let mut platform = if mesh { Platform::mesh(1, k) } else { Platform::identical(k) };
             platform.balance_tolerance = 0.3;
             let mut core_of: Vec<CoreId> = (0..n).map(|i| (i % k as usize) as CoreId).collect();

@@ -148,6 +148,33 @@ pub(crate) fn ring(n: usize) -> Problem {
     Problem::new(names, loads, edges, 10_000)
 }
 
+/// Two cliques of `size` tasks (load 10 each, traffic `weight` inside),
+/// joined by one edge of traffic 1 between their first tasks.
+pub(crate) fn two_cliques(size: u32, weight: u64) -> Problem {
+    let mut edges = Vec::new();
+    for g in [0, size] {
+        for a in g..g + size {
+            for b in a + 1..g + size {
+                edges.push((a, b, weight));
+            }
+        }
+    }
+    edges.push((0, size, 1));
+    let n = 2 * size as usize;
+    Problem::new((0..n).map(|i| format!("t{i}")).collect(), vec![10; n], edges, 1000)
+}
+
+/// A random problem of `n` tasks (loads 1..=20) with `3 n` edges (traffic
+/// 1..=9, loops and repeats merged or dropped).
+pub(crate) fn random_problem(n: usize, seed: u64) -> Problem {
+    let mut rng = corera_placement::rng::SplitMix64::new(seed);
+    let names = (0..n).map(|i| format!("t{i}")).collect();
+    let loads = (0..n).map(|_| 1 + rng.below(20)).collect();
+    let edges =
+        (0..3 * n).map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32, 1 + rng.below(9))).collect();
+    Problem::new(names, loads, edges, 1000)
+}
+
 #[test]
 fn same_answer_on_one_and_two_threads() {
     let problem = ring(18);
@@ -182,17 +209,7 @@ fn a_tiny_budget_gives_an_unproven_answer_with_a_valid_bound() {
 fn topology_keeps_talkative_tasks_in_a_cluster() {
     // Two groups of four tasks that talk a lot inside, a little across, on
     // two clusters of four cores: each group must land in one cluster.
-    let names = (0..8).map(|i| format!("t{i}")).collect();
-    let mut edges = Vec::new();
-    for g in [0u32, 4] {
-        for a in g..g + 4 {
-            for b in a + 1..g + 4 {
-                edges.push((a, b, 10));
-            }
-        }
-    }
-    edges.push((0, 4, 1));
-    let problem = Problem::new(names, vec![10; 8], edges, 1000);
+    let problem = two_cliques(4, 10);
     let platform = Platform::clusters(2, 4, 1, 10);
     let s = portfolio(&problem, &platform, &Options::default()).unwrap();
     assert!(s.proven_optimal);
