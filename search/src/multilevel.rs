@@ -220,9 +220,7 @@ impl Multilevel {
         }
         Some(core_of)
     }
-}
 
-impl Multilevel {
     /// A partition found on a hierarchy coarsened by label propagation:
     /// METIS on the coarsest level (or, for a V-cycle, `blocks` carried up
     /// the hierarchy, which then keeps inside them), then at each level
@@ -283,7 +281,7 @@ impl Multilevel {
 
 /// A partition made ready: pinned tasks go where they must (METIS knows no
 /// constraints), tasks that break one move to an allowed core, overloads
-/// are repaired, single-task moves polish, FM passes refine.
+/// are repaired, single-task moves polish, FM passes and flows refine.
 fn polish(problem: &Problem, platform: &Platform, mapped: Vec<CoreId>, limits: &[u64], name: &str) -> Solution {
     let mut core_of: Vec<CoreId> = mapped.iter().zip(&problem.pinned).map(|(&b, pin)| pin.unwrap_or(b)).collect();
     let mut load = vec![0u64; platform.cores as usize];
@@ -489,7 +487,6 @@ impl Solver for Multilevel {
             }
         }
         // V-cycles from the best: coarsen inside its blocks, refine down.
-        // V-cycles from the best: coarsen inside its blocks, refine down.
         for cycle in 0..COMMUNITY_RUNS {
             let Some(current) = best.as_ref() else { break };
             let me = Multilevel { seed: self.seed.wrapping_add(COMMUNITY_RUNS + cycle) };
@@ -498,7 +495,6 @@ impl Solver for Multilevel {
                 _ => break,
             }
         }
-
         match (best, incumbent) {
             (Some(s), _) => Ok(s),
             (None, Some(s)) => Ok(s.clone()),
