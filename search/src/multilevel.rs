@@ -45,6 +45,9 @@ const RUNS: u64 = 16;
 /// did no better than 24 (measured 2026-11-30).
 const CLUSTER_RUNS: u64 = 24;
 
+/// Annealing steps per block when mapping blocks onto cores.
+const MAP_STEPS: u64 = 4000;
+
 /// Runs on a hierarchy coarsened by label propagation
 /// ([`coarsen`](crate::coarsen)), each with its own seed, and most
 /// V-cycles after them. add20 two-way (ε = 3 %): 706 without them, 654
@@ -140,18 +143,7 @@ impl Multilevel {
     /// may use a coarse core if it may use one of its cores; apart pairs are
     /// left to the repair after the coarse cores are split.
     fn solve_coarse(&self, problem: &Problem, platform: &Platform, groups: &[Vec<usize>]) -> Option<Vec<CoreId>> {
-        let mut coarse = Platform::identical(CoreId::try_from(groups.len()).ok()?);
-        coarse.balance_tolerance = platform.balance_tolerance;
-        let least = |values: &[f64], g: &[usize]| g.iter().map(|&c| values[c]).fold(f64::INFINITY, f64::min);
-        coarse.capacity = groups.iter().map(|g| least(&platform.capacity, g)).collect();
-        coarse.speed = groups.iter().map(|g| least(&platform.speed, g)).collect();
-        let mut coarse_problem = problem.clone();
-        coarse_problem.apart.iter_mut().for_each(Vec::clear);
-        for (i, mask) in problem.allowed.iter().enumerate() {
-            if let Some(mask) = mask {
-                coarse_problem.restrict(i, groups.iter().map(|g| g.iter().any(|&c| mask[c])).collect());
-            }
-        }
+        let (coarse_problem, coarse) = coarsened(problem, platform, groups)?;
         Some(self.solve(&coarse_problem, &coarse, None).ok()?.placement.core_of)
     }
 
@@ -258,7 +250,7 @@ impl Multilevel {
                 for run in 0..COARSEST_RUNS {
                     let me = Multilevel { seed: self.seed.wrapping_add(run) };
                     let blocks = me.partition(coarsest, platform, run % 2 == 1)?;
-                    let mapped = map_blocks(coarsest, platform, &blocks, me.seed);
+                    let mapped = map_blocks(coarsest, platform, &blocks, me.seed, MAP_STEPS);
                     let s = polish(coarsest, platform, mapped, limits, self.name());
                     if best.as_ref().is_none_or(|b| s.objective < b.objective) {
                         best = Some(s);
@@ -277,6 +269,36 @@ impl Multilevel {
         }
         solution
     }
+}
+
+/// The problem and platform seen with each group of `platform`'s cores as
+/// one core: as fast and as free as the slowest, fullest of its group, as
+/// far from another group as their cores are on average. A task may use a
+/// group if it may use one of its cores; apart pairs are left to the
+/// repair after the groups are split.
+fn coarsened(problem: &Problem, platform: &Platform, groups: &[Vec<usize>]) -> Option<(Problem, Platform)> {
+    let g = groups.len();
+    let mut coarse = Platform::identical(CoreId::try_from(g).ok()?);
+    coarse.balance_tolerance = platform.balance_tolerance;
+    let least = |values: &[f64], group: &[usize]| group.iter().map(|&c| values[c]).fold(f64::INFINITY, f64::min);
+    coarse.capacity = groups.iter().map(|group| least(&platform.capacity, group)).collect();
+    coarse.speed = groups.iter().map(|group| least(&platform.speed, group)).collect();
+    for a in 0..g {
+        for b in (0..g).filter(|&b| b != a) {
+            let sum: u64 =
+                groups[a].iter().flat_map(|&x| groups[b].iter().map(move |&y| platform.distance(x, y))).sum();
+            let pairs = (groups[a].len() * groups[b].len()) as u64;
+            coarse.distance[a * g + b] = u32::try_from(sum.div_ceil(pairs).max(1)).ok()?;
+        }
+    }
+    let mut coarse_problem = problem.clone();
+    coarse_problem.apart.iter_mut().for_each(Vec::clear);
+    for (i, mask) in problem.allowed.iter().enumerate() {
+        if let Some(mask) = mask {
+            coarse_problem.restrict(i, groups.iter().map(|group| group.iter().any(|&c| mask[c])).collect());
+        }
+    }
+    Some((coarse_problem, coarse))
 }
 
 /// A partition made ready: pinned tasks go where they must (METIS knows no
@@ -341,7 +363,7 @@ fn near_cliques(platform: &Platform, groups: &[Vec<usize>], nearest: u64) -> boo
 /// annealing over swaps (seeded, so reproducible) and swaps again; only
 /// cores of equal speed trade blocks. On uniform platforms any naming is
 /// as good.
-fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u64) -> Vec<CoreId> {
+fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u64, per_block: u64) -> Vec<CoreId> {
     let k = platform.cores as usize;
     if platform.is_uniform() {
         return blocks.to_vec();
@@ -354,21 +376,24 @@ fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u
             traffic[y * k + x] += w;
         }
     }
+    // The blocks each block talks to, with the traffic.
+    let talks: Vec<Vec<(usize, i64)>> = (0..k)
+        .map(|x| (0..k).filter(|&z| traffic[x * k + z] > 0).map(|z| (z, traffic[x * k + z] as i64)).collect())
+        .collect();
     // core[x]: the core of block x. Cost change of swapping the cores of
-    // blocks x and y, in O(k).
+    // blocks x and y, in O(blocks they talk to).
     let delta = |core: &[usize], x: usize, y: usize| -> i64 {
         let (cx, cy) = (core[x], core[y]);
-        let mut d = 0i64;
-        for z in 0..k {
-            if z == x || z == y {
-                continue;
-            }
-            let cz = core[z];
-            let (tx, ty) = (traffic[x * k + z] as i64, traffic[y * k + z] as i64);
-            d += tx * (platform.distance(cy, cz) as i64 - platform.distance(cx, cz) as i64);
-            d += ty * (platform.distance(cx, cz) as i64 - platform.distance(cy, cz) as i64);
-        }
-        d
+        let moved = |from: usize, to: usize, other: usize| -> i64 {
+            talks[from]
+                .iter()
+                .filter(|&&(z, _)| z != other)
+                .map(|&(z, t)| {
+                    t * (platform.distance(to, core[z]) as i64 - platform.distance(core[from], core[z]) as i64)
+                })
+                .sum()
+        };
+        moved(x, cy, y) + moved(y, cx, x)
     };
     let swappable = |core: &[usize], x: usize, y: usize| platform.speed[core[x]] == platform.speed[core[y]];
     let descend = |core: &mut Vec<usize>| {
@@ -398,7 +423,7 @@ fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u
     // Annealing: the temperature starts at the mean positive swap delta
     // and cools geometrically to 1 % of it.
     let mut rng = corera_placement::rng::SplitMix64::new(seed ^ 0x6d61_7020);
-    let steps = 4000 * k as u64;
+    let steps = per_block * k as u64;
     let sample: Vec<i64> = (0..64)
         .map(|_| delta(&core, rng.below(k as u64) as usize, rng.below(k as u64) as usize).abs())
         .filter(|&d| d > 0)
@@ -457,7 +482,7 @@ impl Solver for Multilevel {
             let me = Multilevel { seed: self.seed.wrapping_add(if run < RUNS { run % (RUNS / 2) } else { run }) };
             let mapped = if run < RUNS {
                 me.partition(problem, &asked, run >= RUNS / 2)
-                    .map(|blocks| map_blocks(problem, platform, &blocks, me.seed))
+                    .map(|blocks| map_blocks(problem, platform, &blocks, me.seed, MAP_STEPS))
             } else {
                 me.cluster_first(problem, &asked, groups.as_deref().expect("cluster runs only on clusters"))
             };
@@ -528,7 +553,7 @@ mod tests {
         let names = (0..16).map(|i| format!("t{i}")).collect();
         let problem = Problem::new(names, vec![10; 16], edges, 1000);
         let mesh = Platform::mesh(4, 4);
-        let core_of = map_blocks(&problem, &mesh, &scramble, 0);
+        let core_of = map_blocks(&problem, &mesh, &scramble, 0, MAP_STEPS);
         let j = problem.cross_traffic(&mesh, &core_of);
         assert_eq!(j, 24 * 7, "{core_of:?}");
         let mut used = core_of.clone();
