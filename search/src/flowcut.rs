@@ -376,9 +376,6 @@ pub(crate) fn refine(problem: &Problem, platform: &Platform, core_of: &mut [Core
 
 #[cfg(test)]
 mod tests {
-    use corera_placement::{Cost, Placement};
-    use proptest::prelude::*;
-
     use super::*;
 
     #[test]
@@ -423,33 +420,5 @@ mod tests {
         assert_eq!(refine(&problem, &platform, &mut core_of, &limits), 18, "{core_of:?}");
         assert_eq!((core_of[6], core_of[13]), (1, 0), "X and Y swapped");
         assert_eq!(core_of.iter().filter(|&&c| c == 1).count(), 7, "still seven tasks a core");
-    }
-
-    proptest! {
-        /// Flow refinement never raises the traffic, reports what it
-        /// saved, keeps loads within the limits they were within, and
-        /// moves no task it may not move.
-        #[test]
-        fn flow_refinement_only_improves(
-            n in 2usize..40,
-            k in 2u16..6,
-            seed in any::<u64>(),
-            mesh in any::<bool>(),
-        ) {
-            let mut problem = crate::tests::random_problem(n, seed);
-            problem.restrict(0, (0..k).map(|c| c == 0).collect());
-            let mut platform = if mesh { Platform::mesh(1, k) } else { Platform::identical(k) };
-            platform.balance_tolerance = 0.3;
-            let mut core_of: Vec<CoreId> = (0..n).map(|i| (i % k as usize) as CoreId).collect();
-            let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
-            let before = Cost::of(&problem, &platform, &Placement::new(core_of.clone()));
-            let gained = refine(&problem, &platform, &mut core_of, &limits);
-            let after = Cost::of(&problem, &platform, &Placement::new(core_of.clone()));
-            prop_assert_eq!(before.objective.cross_traffic - after.objective.cross_traffic, gained);
-            for ((after, before), limit) in after.core_load_ns.iter().zip(&before.core_load_ns).zip(&limits) {
-                prop_assert!(after <= limit.max(before));
-            }
-            prop_assert_eq!(core_of[0], 0);
-        }
     }
 }

@@ -158,37 +158,3 @@ pub(crate) fn refine(problem: &Problem, platform: &Platform, core_of: &mut [Core
     }
     gained
 }
-
-#[cfg(test)]
-mod tests {
-    use corera_placement::{Cost, Placement};
-    use proptest::prelude::*;
-
-    use super::*;
-
-    proptest! {
-        /// Refinement never raises the objective, keeps loads within the
-        /// limits they were within, and reports the traffic it saved.
-        #[test]
-        fn refinement_only_improves(
-            n in 2usize..30,
-            k in 2u16..6,
-            seed in any::<u64>(),
-            mesh in any::<bool>(),
-        ) {
-            let problem = crate::tests::random_problem(n, seed);
-            let mut platform = if mesh { Platform::mesh(1, k) } else { Platform::identical(k) };
-            platform.balance_tolerance = 0.3;
-            let mut core_of: Vec<CoreId> = (0..n).map(|i| (i % k as usize) as CoreId).collect();
-            let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
-            let before = Cost::of(&problem, &platform, &Placement::new(core_of.clone()));
-            let gained = refine(&problem, &platform, &mut core_of, &limits);
-            let after = Cost::of(&problem, &platform, &Placement::new(core_of));
-            prop_assert_eq!(before.objective.cross_traffic - after.objective.cross_traffic, gained);
-            for ((after, before), limit) in after.core_load_ns.iter().zip(&before.core_load_ns).zip(&limits) {
-                prop_assert!(after <= limit.max(before));
-            }
-            prop_assert!(after.objective.overload_ns <= before.objective.overload_ns);
-        }
-    }
-}

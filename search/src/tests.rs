@@ -1,7 +1,7 @@
 //! Solver tests: the exhaustive search against brute force, determinism
 //! across thread counts, pins and budgets.
 
-use corera_placement::{Constraints, CoreRule, Cost, Objective, Placement, Platform, Problem};
+use corera_placement::{Constraints, CoreId, CoreRule, Cost, Objective, Placement, Platform, Problem};
 use proptest::prelude::*;
 
 use crate::{Exhaustive, Greedy, Options, SearchError, Solver, portfolio};
@@ -173,6 +173,38 @@ pub(crate) fn random_problem(n: usize, seed: u64) -> Problem {
     let edges =
         (0..3 * n).map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32, 1 + rng.below(9))).collect();
     Problem::new(names, loads, edges, 1000)
+}
+
+/// A refinement: improves `core_of` in place within `limits`, returns the
+/// fall in topology-weighted traffic.
+type Refiner = fn(&Problem, &Platform, &mut [CoreId], &[u64]) -> u64;
+
+proptest! {
+    /// FM and flow refinement never raise the traffic, report exactly what
+    /// they saved, keep loads within the limits they were within (overload
+    /// never grows), and never move a pinned task.
+    #[test]
+    fn refiners_only_improve(n in 2usize..40, k in 2u16..6, seed in any::<u64>(), mesh in any::<bool>()) {
+        let mut problem = random_problem(n, seed);
+        problem.restrict(0, (0..k).map(|c| c == 0).collect());
+        let mut platform = if mesh { Platform::mesh(1, k) } else { Platform::identical(k) };
+        platform.balance_tolerance = 0.3;
+        let start: Vec<CoreId> = (0..n).map(|i| (i % k as usize) as CoreId).collect();
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
+        let before = Cost::of(&problem, &platform, &Placement::new(start.clone()));
+        let refiners: [(&str, Refiner); 2] = [("FM", crate::refine::refine), ("flows", crate::flowcut::refine)];
+        for (name, refine) in refiners {
+            let mut core_of = start.clone();
+            let gained = refine(&problem, &platform, &mut core_of, &limits);
+            let after = Cost::of(&problem, &platform, &Placement::new(core_of.clone()));
+            prop_assert_eq!(before.objective.cross_traffic - after.objective.cross_traffic, gained, "{}", name);
+            for ((after, before), limit) in after.core_load_ns.iter().zip(&before.core_load_ns).zip(&limits) {
+                prop_assert!(after <= limit.max(before), "{}", name);
+            }
+            prop_assert!(after.objective.overload_ns <= before.objective.overload_ns, "{}", name);
+            prop_assert_eq!(core_of[0], 0, "{}", name);
+        }
+    }
 }
 
 #[test]
