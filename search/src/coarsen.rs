@@ -117,15 +117,16 @@ pub(crate) fn label_propagation(problem: &Problem, cap: u64, seed: u64, blocks: 
 
 /// The hierarchy above `problem`: levels ever coarser until at most
 /// `target` tasks are left or a level no longer shrinks by a tenth, with
-/// clusters no heavier than `cap` (inside the blocks of `blocks` when
-/// given, which then carry up as each coarse task's block).
+/// clusters no heavier than `cap`. When `blocks` is given, clusters stay
+/// inside them, and the block of each task of the coarsest level comes
+/// back with the levels.
 pub(crate) fn hierarchy(
     problem: &Problem,
     target: usize,
     cap: u64,
     seed: u64,
     blocks: Option<&[CoreId]>,
-) -> Vec<Level> {
+) -> (Vec<Level>, Option<Vec<CoreId>>) {
     let mut levels: Vec<Level> = Vec::new();
     let mut blocks: Option<Vec<CoreId>> = blocks.map(<[CoreId]>::to_vec);
     loop {
@@ -147,7 +148,7 @@ pub(crate) fn hierarchy(
         }
         levels.push(Level { problem: fine.merge(&slot), slot });
     }
-    levels
+    (levels, blocks)
 }
 
 #[cfg(test)]
@@ -183,8 +184,17 @@ mod tests {
                 assert!(slot[a] != slot[b] || blocks[a] == blocks[b], "{slot:?}");
             }
         }
-        let levels = hierarchy(&p, 2, 1000, 1, Some(&blocks));
+        let (levels, coarse_blocks) = hierarchy(&p, 2, 1000, 1, Some(&blocks));
         let coarse = &levels.last().unwrap().problem;
+        let coarse_blocks = coarse_blocks.unwrap();
+        assert_eq!(coarse_blocks.len(), coarse.len());
+        for (i, &b) in blocks.iter().enumerate() {
+            let mut slot = i;
+            for level in &levels {
+                slot = level.slot[slot] as usize;
+            }
+            assert_eq!(coarse_blocks[slot], b, "task {i}'s block carried up");
+        }
         assert_eq!(coarse.total_load(), p.total_load());
         assert!(coarse.allowed.iter().filter(|a| a.is_some()).count() == 1, "the restriction carried up");
     }

@@ -25,8 +25,9 @@ use crate::{SearchError, Solution, Solver, solution};
 /// threads) would interleave it and lose reproducibility. One at a time.
 static METIS: Mutex<()> = Mutex::new(());
 
-/// METIS k-way partitioning, mapped onto the platform's topology, then
-/// polished by single-task moves that respect the balance limit.
+/// METIS partitions and label-propagation hierarchies, mapped onto the
+/// platform's topology, then refined by FM and flows within the balance
+/// limit.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Multilevel {
     /// Seed passed to METIS; runs use `seed`, `seed + 1`, ...
@@ -45,7 +46,9 @@ const RUNS: u64 = 16;
 /// did no better than 24 (measured 2026-11-30).
 const CLUSTER_RUNS: u64 = 24;
 
-/// Annealing steps per block when mapping blocks onto cores.
+/// Annealing steps per block when mapping blocks onto cores. Ten times
+/// more moved add20 on mesh:8x8 up or down by up to 2 % depending on the
+/// candidate, not consistently down (measured 2026-11-30).
 const MAP_STEPS: u64 = 4000;
 
 /// Runs on a hierarchy coarsened by label propagation
@@ -231,30 +234,17 @@ impl Multilevel {
             return None;
         }
         let cap = problem.total_load().div_ceil(target as u64).max(1);
-        let levels = crate::coarsen::hierarchy(problem, target, cap, self.seed, blocks);
+        let (levels, coarse_blocks) = crate::coarsen::hierarchy(problem, target, cap, self.seed, blocks);
         let coarsest = &levels.last()?.problem;
-        let mut core_of = match blocks {
-            Some(blocks) => {
-                let mut core_of = blocks.to_vec();
-                for level in &levels {
-                    let mut up = vec![0; level.problem.len()];
-                    for (i, &s) in level.slot.iter().enumerate() {
-                        up[s as usize] = core_of[i];
-                    }
-                    core_of = up;
-                }
-                polish(coarsest, platform, core_of, limits, self.name()).placement.core_of
-            }
+        let mut core_of = match coarse_blocks {
+            Some(blocks) => polish(coarsest, platform, blocks, limits, self.name()).placement.core_of,
             None => {
                 let mut best: Option<Solution> = None;
                 for run in 0..COARSEST_RUNS {
                     let me = Multilevel { seed: self.seed.wrapping_add(run) };
                     let blocks = me.partition(coarsest, platform, run % 2 == 1)?;
-                    let mapped = map_blocks(coarsest, platform, &blocks, me.seed, MAP_STEPS);
-                    let s = polish(coarsest, platform, mapped, limits, self.name());
-                    if best.as_ref().is_none_or(|b| s.objective < b.objective) {
-                        best = Some(s);
-                    }
+                    let mapped = map_blocks(coarsest, platform, &blocks, me.seed);
+                    keep_better(&mut best, polish(coarsest, platform, mapped, limits, self.name()));
                 }
                 best?.placement.core_of
             }
@@ -299,6 +289,14 @@ fn coarsened(problem: &Problem, platform: &Platform, groups: &[Vec<usize>]) -> O
         }
     }
     Some((coarse_problem, coarse))
+}
+
+/// Keeps `candidate` when it beats `best` (or there is none yet); ties
+/// keep the earlier one.
+fn keep_better(best: &mut Option<Solution>, candidate: Solution) {
+    if best.as_ref().is_none_or(|b| candidate.objective < b.objective) {
+        *best = Some(candidate);
+    }
 }
 
 /// A partition made ready: pinned tasks go where they must (METIS knows no
@@ -363,7 +361,7 @@ fn near_cliques(platform: &Platform, groups: &[Vec<usize>], nearest: u64) -> boo
 /// annealing over swaps (seeded, so reproducible) and swaps again; only
 /// cores of equal speed trade blocks. On uniform platforms any naming is
 /// as good.
-fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u64, per_block: u64) -> Vec<CoreId> {
+fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u64) -> Vec<CoreId> {
     let k = platform.cores as usize;
     if platform.is_uniform() {
         return blocks.to_vec();
@@ -423,7 +421,7 @@ fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u
     // Annealing: the temperature starts at the mean positive swap delta
     // and cools geometrically to 1 % of it.
     let mut rng = corera_placement::rng::SplitMix64::new(seed ^ 0x6d61_7020);
-    let steps = per_block * k as u64;
+    let steps = MAP_STEPS * k as u64;
     let sample: Vec<i64> = (0..64)
         .map(|_| delta(&core, rng.below(k as u64) as usize, rng.below(k as u64) as usize).abs())
         .filter(|&d| d > 0)
@@ -482,33 +480,25 @@ impl Solver for Multilevel {
             let me = Multilevel { seed: self.seed.wrapping_add(if run < RUNS { run % (RUNS / 2) } else { run }) };
             let mapped = if run < RUNS {
                 me.partition(problem, &asked, run >= RUNS / 2)
-                    .map(|blocks| map_blocks(problem, platform, &blocks, me.seed, MAP_STEPS))
+                    .map(|blocks| map_blocks(problem, platform, &blocks, me.seed))
             } else {
                 me.cluster_first(problem, &asked, groups.as_deref().expect("cluster runs only on clusters"))
             };
             let Some(mapped) = mapped else {
                 break;
             };
-            let s = polish(problem, platform, mapped, &limits, self.name());
-            if best.as_ref().is_none_or(|b| s.objective < b.objective) {
-                best = Some(s);
-            }
+            keep_better(&mut best, polish(problem, platform, mapped, &limits, self.name()));
         }
         // Many identical cores: also split the best placement on half as
         // many cores (found the same way, recursively) block by block.
         if let Some(core_of) = self.halving(problem, platform) {
-            let s = polish(problem, platform, core_of, &limits, self.name());
-            if best.as_ref().is_none_or(|b| s.objective < b.objective) {
-                best = Some(s);
-            }
+            keep_better(&mut best, polish(problem, platform, core_of, &limits, self.name()));
         }
         // Hierarchies that follow the graph's communities.
         for run in 0..COMMUNITY_RUNS {
             let me = Multilevel { seed: self.seed.wrapping_add(run) };
-            if let Some(s) = me.community(problem, platform, &limits, None)
-                && best.as_ref().is_none_or(|b| s.objective < b.objective)
-            {
-                best = Some(s);
+            if let Some(s) = me.community(problem, platform, &limits, None) {
+                keep_better(&mut best, s);
             }
         }
         // V-cycles from the best: coarsen inside its blocks, refine down.
@@ -553,7 +543,7 @@ mod tests {
         let names = (0..16).map(|i| format!("t{i}")).collect();
         let problem = Problem::new(names, vec![10; 16], edges, 1000);
         let mesh = Platform::mesh(4, 4);
-        let core_of = map_blocks(&problem, &mesh, &scramble, 0, MAP_STEPS);
+        let core_of = map_blocks(&problem, &mesh, &scramble, 0);
         let j = problem.cross_traffic(&mesh, &core_of);
         assert_eq!(j, 24 * 7, "{core_of:?}");
         let mut used = core_of.clone();
