@@ -2,8 +2,13 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use corera_emit::Target;
 use corera_placement::CoreRule;
+use corera_replay::Policy;
+use corera_search::Method;
+use corera_trace_ingest::FormatChoice;
 
 /// Turns a single-core RTOS run log into the best core placement for a
 /// multicore port.
@@ -77,8 +82,10 @@ pub(crate) enum Command {
     #[command(after_help = "Example:\n  corera place samples/printer/printer.log --cores 2 --pin MotorPaper=1\n  \
         corera place --graph tasks.graph --cores 4 --eps 0.05   # writes tasks.graph.part.4")]
     Place(PlaceCommandArgs),
-    /// Write the firmware affinity header for the best placement.
-    #[command(after_help = "Example:\n  corera emit samples/printer/printer.log --cores 2 -o affinity.h")]
+    /// Write the firmware affinity header (or another output) for the best
+    /// placement of a trace, or from a saved analysis.json.
+    #[command(after_help = "Example:\n  corera emit samples/printer/printer.log --cores 2 -o affinity.h\n  \
+        corera emit out/analysis.json --target freertos -o affinity_freertos.h   # no new search")]
     Emit(EmitArgs),
     /// Replay the traced jobs under a scheduling policy: one core, global
     /// SMP, least-loaded SMP, or AMP with a placement.
@@ -91,19 +98,33 @@ pub(crate) enum Command {
     Gen(GenArgs),
 }
 
-/// Which trace format to read.
-#[derive(Clone, Copy, Debug, Default, ValueEnum)]
-pub(crate) enum Format {
-    /// Guess from the first lines.
-    #[default]
-    Auto,
-    /// corera's own log (`corera-log 1`).
-    CoreraLog,
-    /// BTF (Best Trace Format), including the FreeRTOS-logger dialect.
-    Btf,
-    /// Linux ftrace text: kernel/systrace, `trace-cmd report` (default or
-    /// `-R`), `perf script`.
-    Ftrace,
+/// A value parser for one of a pipeline crate's registries: the values
+/// `--help` lists are the registry's, with its help lines.
+fn registry<T: Copy + Send + Sync + 'static>(
+    all: Vec<T>,
+    name: fn(T) -> &'static str,
+    help: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T> {
+    let values: Vec<PossibleValue> = all.iter().map(|&x| PossibleValue::new(name(x)).help(help(x))).collect();
+    PossibleValuesParser::new(values)
+        .map(move |given| *all.iter().find(|&&x| name(x) == given).expect("clap checked the value"))
+}
+
+fn format_parser() -> impl TypedValueParser<Value = FormatChoice> {
+    let all = std::iter::once(FormatChoice::Auto).chain(FormatChoice::ALL).collect();
+    registry(all, FormatChoice::name, FormatChoice::help)
+}
+
+fn method_parser() -> impl TypedValueParser<Value = Method> {
+    registry(Method::ALL.to_vec(), Method::name, Method::help)
+}
+
+fn policy_parser() -> impl TypedValueParser<Value = Policy> {
+    registry(Policy::ALL.to_vec(), Policy::name, Policy::help)
+}
+
+fn target_parser() -> impl TypedValueParser<Value = Target> {
+    registry(Target::ALL.to_vec(), Target::name, Target::help)
 }
 
 #[derive(Debug, Args)]
@@ -112,8 +133,8 @@ pub(crate) struct InputArgs {
     #[arg(value_name = "TRACE")]
     pub(crate) input: Option<PathBuf>,
     /// Trace format.
-    #[arg(long, value_enum, default_value_t = Format::Auto)]
-    pub(crate) format: Format,
+    #[arg(long, value_parser = format_parser(), default_value = "auto")]
+    pub(crate) format: FormatChoice,
     /// Skip malformed lines (with a counted warning) and sort events whose
     /// timestamps go backwards, instead of stopping with an error.
     #[arg(long)]
@@ -186,29 +207,8 @@ pub(crate) struct PlaceArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) seed: u64,
     /// Search method: the portfolio (`auto`) or one method alone.
-    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    #[arg(long, value_parser = method_parser(), default_value = "auto")]
     pub(crate) method: Method,
-}
-
-/// Placement search methods.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum Method {
-    /// Greedy and METIS, annealing from them, then exhaustive search.
-    Auto,
-    /// Greedy construction and single-task moves only.
-    Greedy,
-    /// METIS k-way partitioning mapped onto the topology.
-    Multilevel,
-    /// Simulated annealing from the greedy placement.
-    Anneal,
-    /// Branch and bound from the greedy placement.
-    Exhaustive,
-    /// Gray-code enumeration of every placement (2 identical cores, at most
-    /// 36 tasks).
-    Enumerate,
-    /// Integer linear programming from the greedy placement (HiGHS or
-    /// microlp), within --time-limit.
-    Ilp,
 }
 
 fn parse_weight(s: &str) -> Result<f64, String> {
@@ -299,12 +299,15 @@ pub(crate) struct PlaceCommandArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct EmitArgs {
+    /// A trace (searched as by `analyze`), or an `analysis.json` written by
+    /// `analyze`, rendered as it is without reading the trace or searching
+    /// again (the placement flags do not apply to it).
     #[command(flatten)]
     pub(crate) input: InputArgs,
     #[command(flatten)]
     pub(crate) place: PlaceArgs,
     /// What to write.
-    #[arg(long, value_enum, default_value_t = Target::CHeader)]
+    #[arg(long, value_parser = target_parser(), default_value = "c-header")]
     pub(crate) target: Target,
     /// Output file (`-`, the default, for stdout).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -315,27 +318,6 @@ pub(crate) struct EmitArgs {
     pub(crate) json: bool,
 }
 
-/// Output kinds of `corera emit`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum Target {
-    /// Generic C header: defines, task -> core table, per-core task lists.
-    CHeader,
-    /// The generic header plus FreeRTOS SMP affinity masks and
-    /// `corera_apply_freertos()`.
-    Freertos,
-    /// The generic header plus Zephyr CPU masks and `corera_apply_zephyr()`.
-    Zephyr,
-    /// The generic header plus `cpu_set_t` / `pthread_setaffinity_np`
-    /// helpers for Linux threads.
-    Posix,
-    /// A shell script pinning Linux processes by name with `taskset`.
-    Taskset,
-    /// The analysis JSON.
-    Json,
-    /// The self-contained HTML report.
-    Html,
-}
-
 #[derive(Debug, Args)]
 pub(crate) struct SimulateArgs {
     #[command(flatten)]
@@ -343,11 +325,13 @@ pub(crate) struct SimulateArgs {
     #[command(flatten)]
     pub(crate) place: PlaceArgs,
     /// Scheduling policy.
-    #[arg(long, value_enum, default_value_t = PolicyArg::Amp)]
-    pub(crate) policy: PolicyArg,
-    /// For `amp`: a placement, as written by `place --json` or in
-    /// `analysis.json` (`placement`: task and core); without it the
-    /// placement is searched first, with the placement flags.
+    #[arg(long, value_parser = policy_parser(), default_value = "amp")]
+    pub(crate) policy: Policy,
+    /// For `amp`: a placement file, any record with a `placement` list
+    /// (`place --json`, `analysis.json`, `simulate --json`) or a file of
+    /// the same shape written by hand (`schema_version` and `task`, `core`
+    /// per task; see the book's outputs page); without it the placement is
+    /// searched first, with the placement flags.
     #[arg(long, value_name = "FILE")]
     pub(crate) placement: Option<PathBuf>,
     /// Print the results as JSON.
@@ -361,19 +345,6 @@ pub(crate) struct SimulateArgs {
     /// Compass).
     #[arg(long, value_name = "FILE")]
     pub(crate) btf: Option<PathBuf>,
-}
-
-/// Replay scheduling policies.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum PolicyArg {
-    /// All tasks on one core, fixed-priority preemptive.
-    Single,
-    /// Global fixed-priority scheduling with migration.
-    Smp,
-    /// Each job on the least-loaded core when it is released.
-    SmpLeastLoaded,
-    /// Partitioned fixed-priority scheduling from a placement.
-    Amp,
 }
 
 #[derive(Debug, Args)]

@@ -1,18 +1,21 @@
-//! One function per subcommand.
+//! One function per subcommand. Each fills the records of
+//! [`corera_emit::records`] and prints or writes them; none builds output
+//! by hand.
 
 use anyhow::Context;
-use clap::ValueEnum;
-use corera_emit::{CHeader, Emitter, HeaderTarget, HtmlReport, Json, TasksetScript};
+use corera_emit::records::{
+    Analysis, GraphRecord, IngestRecord, ParetoRecord, PartitionRecord, PlaceRecord, SCHEMA_VERSION, SearchRecord,
+    SimulateRecord, WrittenRecord, placed_tasks,
+};
+use corera_emit::{Target, to_json};
+use corera_replay::{Policy, Setup};
 use corera_trace_ingest::TraceSummary;
 
-use crate::cli::{
-    AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, PolicyArg, SimulateArgs,
-    Target,
-};
-use crate::exit::{Failure, WithCode};
+use crate::cli::{AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, SimulateArgs};
+use crate::exit::{Usage, usage};
 use crate::pipeline::{self, input_name, warn};
 
-pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
+pub(crate) fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Analyze(args) => analyze(args, cli.quiet),
         Command::Ingest(args) => ingest(args, cli.quiet),
@@ -24,35 +27,36 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
     }
 }
 
-fn stdout(text: &str) -> Result<(), Failure> {
+fn stdout(bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("could not write to stdout").internal()
+    out.write_all(bytes).and_then(|()| out.flush()).context("could not write to stdout")
 }
 
-fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
+fn analyze(args: &AnalyzeArgs, quiet: bool) -> anyhow::Result<()> {
     let a = pipeline::analyze(&args.input, &args.place, quiet)?;
-    warn(quiet, &a.name, &a.warnings);
-    let report = a.report();
+    warn(quiet, &a.prepared.name, &a.prepared.warnings);
+    let analysis = a.analysis();
     std::fs::create_dir_all(&args.output)
-        .with_context(|| format!("could not create output directory `{}`", args.output.display()))
-        .internal()?;
+        .with_context(|| format!("could not create output directory `{}`", args.output.display()))?;
     let mut written = Vec::new();
-    for emitter in [&CHeader::default() as &dyn Emitter, &Json, &HtmlReport] {
+    for target in [Target::CHeader, Target::Json, Target::Html] {
+        let emitter = target.emitter();
         let path = args.output.join(emitter.file_name());
-        pipeline::write(&path, &emitter.emit(&report))?;
+        pipeline::write(&path, &emitter.emit(&analysis))?;
         written.push(path.display().to_string());
     }
-    let cores_by_id = a.problem.cores_by_task_id(&a.solution.placement.core_of, a.graph.tasks.len());
+    let p = &a.prepared;
+    let cores_by_id = p.problem.cores_by_task_id(&a.solution.placement.core_of, p.graph.tasks.len());
     let dot = args.output.join("graph.dot");
-    pipeline::write(&dot, a.graph.to_dot(Some(&cores_by_id)).as_bytes())?;
+    pipeline::write(&dot, p.graph.to_dot(Some(&cores_by_id)).as_bytes())?;
     written.push(dot.display().to_string());
     if args.timelines {
         for o in &a.replay {
             let path = args.output.join(format!("timeline-{}.json", o.policy.name()));
             pipeline::write(&path, &corera_emit::perfetto(&a.workload, o))?;
             written.push(path.display().to_string());
-            if o.policy == corera_replay::Policy::Amp {
+            if o.policy == Policy::Amp {
                 let path = args.output.join("amp.btf");
                 pipeline::write(&path, &corera_emit::btf(&a.workload, o))?;
                 written.push(path.display().to_string());
@@ -60,34 +64,32 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> Result<(), Failure> {
         }
     }
     if args.json {
-        return stdout(&String::from_utf8(Json.emit(&report)).expect("JSON is UTF-8"));
+        return stdout(&to_json(&analysis));
     }
-    let mut text = corera_emit::summary(&report);
+    let mut text = corera_emit::summary(&analysis);
     text.push_str(&format!(
         "settings: {} --balance {} --node-budget {} --seed {}{}\nwrote {}\n",
         match &args.place.platform {
             Some(p) => format!("--platform {p}"),
             None => format!("--cores {}", args.place.cores),
         },
-        a.platform.balance_tolerance,
+        p.platform.balance_tolerance,
         args.place.node_budget,
         args.place.seed,
         args.place.time_limit.map(|t| format!(" --time-limit {t}")).unwrap_or_default()
             + &pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>(),
         written.join(", ")
     ));
-    stdout(&text)
+    stdout(text.as_bytes())
 }
 
-fn ingest(args: &IngestArgs, quiet: bool) -> Result<(), Failure> {
+fn ingest(args: &IngestArgs, quiet: bool) -> anyhow::Result<()> {
     let parsed = pipeline::ingest(&args.input)?;
     let name = input_name(&args.input);
     warn(quiet, &name, &parsed.warnings);
     if let Some(path) = &args.write_log {
         let mut bytes = Vec::new();
-        corera_trace_ingest::corera_log::write(&parsed.trace, &mut bytes)
-            .context("could not convert the trace")
-            .input()?;
+        corera_trace_ingest::corera_log::write(&parsed.trace, &mut bytes).context("could not convert the trace")?;
         pipeline::write(path, &bytes)?;
         if path.as_os_str() == "-" {
             return Ok(());
@@ -95,9 +97,8 @@ fn ingest(args: &IngestArgs, quiet: bool) -> Result<(), Failure> {
     }
     let summary = TraceSummary::of(&parsed.trace);
     if args.json {
-        let value =
-            serde_json::json!({ "input": name, "format": parsed.format, "source": parsed.source, "trace": summary });
-        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+        let input = corera_emit::records::Input::new(&name, parsed.format, parsed.source);
+        return stdout(&to_json(&IngestRecord::new(input, summary)));
     }
     let mut text = format!(
         "{name}: format {}, {} tasks ({} ISRs), {} events on {} core(s), {:.6} s\n",
@@ -111,50 +112,39 @@ fn ingest(args: &IngestArgs, quiet: bool) -> Result<(), Failure> {
     for (kind, n) in &summary.events_by_kind {
         text.push_str(&format!("  {kind:<10} {n:>10}\n"));
     }
-    stdout(&text)
+    stdout(text.as_bytes())
 }
 
-fn graph(args: &GraphArgs, quiet: bool) -> Result<(), Failure> {
+fn graph(args: &GraphArgs, quiet: bool) -> anyhow::Result<()> {
     let parsed = pipeline::ingest(&args.input)?;
-    let (graph, warnings) = pipeline::graph(&parsed.trace)?;
+    let (graph, warnings) = corera_task_graph::TaskGraph::build(&parsed.trace)?;
     let name = input_name(&args.input);
     warn(quiet, &name, &parsed.warnings);
     warn(quiet, &name, &warnings);
     if let Some(dot) = &args.dot {
         pipeline::write(dot, graph.to_dot(None).as_bytes())?;
     }
-    let mut json = serde_json::to_vec_pretty(&graph).expect("serialisable");
-    json.push(b'\n');
+    let input = corera_emit::records::Input::new(&name, parsed.format, parsed.source);
+    let json = to_json(&GraphRecord::new(input, &graph));
     match &args.output {
         Some(path) => pipeline::write(path, &json),
-        None if args.json => stdout(&String::from_utf8(json).expect("JSON is UTF-8")),
+        None if args.json => stdout(&json),
         // The DOT went to stdout: the table would corrupt it.
         None if args.dot.as_deref().is_some_and(|d| d.as_os_str() == "-") => Ok(()),
-        None => stdout(&format!("{name}:\n{}", graph.to_table(15))),
+        None => stdout(format!("{name}:\n{}", graph.to_table(15)).as_bytes()),
     }
 }
 
 /// `--json` on a command that writes its artifact to `-o`: the record goes
 /// to stdout, so the artifact needs a file.
-fn json_needs_file(json: bool, output: &std::path::Path) -> Result<(), Failure> {
+fn json_needs_file(json: bool, output: &std::path::Path) -> anyhow::Result<()> {
     if json && output.as_os_str() == "-" {
-        return Err(anyhow::anyhow!("--json prints a record on stdout, so the output needs a file: add -o FILE"))
-            .input();
+        return Err(usage("--json prints a record on stdout, so the output needs a file: add -o FILE"));
     }
     Ok(())
 }
 
-/// The JSON record of an artifact written to `path`.
-fn written(path: &std::path::Path, kind: &str, bytes: &[u8]) -> serde_json::Value {
-    serde_json::json!({
-        "file": path.display().to_string(),
-        "target": kind,
-        "bytes": bytes.len(),
-        "fingerprint": corera_trace_ingest::Fingerprint::of(bytes),
-    })
-}
-
-fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
+fn place(args: &PlaceCommandArgs, quiet: bool) -> anyhow::Result<()> {
     if let Some(graph) = &args.graph {
         return place_graph(args, graph, quiet);
     }
@@ -162,45 +152,20 @@ fn place(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
         return place_pareto(args, quiet);
     }
     let a = pipeline::analyze(&args.input, &args.place, quiet)?;
-    warn(quiet, &a.name, &a.warnings);
+    warn(quiet, &a.prepared.name, &a.prepared.warnings);
     if args.json {
-        let value = serde_json::json!({
-            "placement": (0..a.problem.len()).map(|i| serde_json::json!({
-                "task": a.problem.names[i], "core": a.solution.placement.core_of[i]
-            })).collect::<Vec<_>>(),
-            "platform": a.platform,
-            "search": a.solution,
-            "cost": a.cost,
-        });
-        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+        return stdout(&to_json(&PlaceRecord::new(&a.results())));
     }
-    stdout(&corera_emit::summary(&a.report()))
+    stdout(corera_emit::summary(&a.analysis()).as_bytes())
 }
 
 /// `corera place --pareto`: the traffic / busiest-core trade-off.
-fn place_pareto(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
+fn place_pareto(args: &PlaceCommandArgs, quiet: bool) -> anyhow::Result<()> {
     let p = pipeline::prepare(&args.input, &args.place, quiet)?;
     warn(quiet, &p.name, &p.warnings);
     let front = pipeline::pareto(&p.problem, &p.platform, &args.place, quiet)?;
     if args.json {
-        let points: Vec<_> = front
-            .iter()
-            .map(|f| {
-                serde_json::json!({
-                    "balance_tolerance": f.balance_tolerance,
-                    "max_core_utilisation": f.max_core_utilisation,
-                    "imbalance": f.imbalance,
-                    "cross_traffic": f.cross_traffic,
-                    "proven_optimal": f.solution.proven_optimal,
-                    "placement": (0..p.problem.len()).map(|i| serde_json::json!({
-                        "task": p.problem.names[i], "core": f.solution.placement.core_of[i]
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let value =
-            serde_json::json!({ "platform": p.platform, "total_traffic": p.problem.total_traffic(), "front": points });
-        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+        return stdout(&to_json(&ParetoRecord::new(p.input(), &p.platform, &p.problem, &p.graph, &front)));
     }
     let mut text = format!(
         "{}: traffic / busiest-core trade-off on {} (total traffic {})\n\n  eps  busiest core  imbalance  cross traffic  proven\n",
@@ -221,14 +186,14 @@ fn place_pareto(args: &PlaceCommandArgs, quiet: bool) -> Result<(), Failure> {
     text.push_str(
         "\nrun `corera analyze` with --balance EPS for one of these, or --balance-weight W to choose by weight\n",
     );
-    stdout(&text)
+    stdout(text.as_bytes())
 }
 
 /// `corera place --graph`: a METIS graph in, a METIS partition out.
-fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> Result<(), Failure> {
+fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> anyhow::Result<()> {
     let text =
-        std::fs::read_to_string(path).with_context(|| format!("could not read graph `{}`", path.display())).input()?;
-    let problem = corera_placement::read_metis(&text, &path.display().to_string()).input()?;
+        std::fs::read_to_string(path).with_context(|| Usage(format!("could not read graph `{}`", path.display())))?;
+    let problem = corera_placement::read_metis(&text, &path.display().to_string())?;
     let platform = pipeline::platform(&args.place)?;
     let started = std::time::Instant::now();
     let solution = pipeline::search(&problem, &platform, &args.place, quiet)?;
@@ -241,68 +206,85 @@ fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> 
     });
     pipeline::write(&out, corera_placement::write_partition(&solution.placement).as_bytes())?;
     if args.json {
-        let value = serde_json::json!({ "search": solution, "cost": cost, "seconds": seconds });
-        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+        return stdout(&to_json(&PartitionRecord {
+            schema_version: SCHEMA_VERSION,
+            corera_version: corera_emit::VERSION.to_string(),
+            graph: path.display().to_string(),
+            partition: out.display().to_string(),
+            search: SearchRecord::of(&solution),
+            cost,
+            seconds,
+        }));
     }
     let max = cost.core_load_ns.iter().copied().max().unwrap_or(0);
-    stdout(&format!(
-        "{}: {} vertices, {} edges, {} blocks, eps {}\ncut {} ({}{}), max block weight {} (limit {}), {:.2} s\n",
-        path.display(),
-        problem.len(),
-        problem.edges.len(),
-        platform.cores,
-        platform.balance_tolerance,
-        solution.objective.cross_traffic,
-        solution.method,
-        if solution.proven_optimal {
-            ", proven optimal".to_string()
-        } else {
-            format!(", lower bound {}", solution.lower_bound.cross_traffic)
-        },
-        max,
-        cost.core_limit_ns.iter().max().copied().unwrap_or(0),
-        seconds
-    ))
+    stdout(
+        format!(
+            "{}: {} vertices, {} edges, {} blocks, eps {}\ncut {} ({}{}), max block weight {} (limit {}), {:.2} s\n",
+            path.display(),
+            problem.len(),
+            problem.edges.len(),
+            platform.cores,
+            platform.balance_tolerance,
+            solution.objective.cross_traffic,
+            solution.method,
+            if solution.proven_optimal {
+                ", proven optimal".to_string()
+            } else {
+                format!(", lower bound {}", solution.lower_bound.cross_traffic)
+            },
+            max,
+            cost.core_limit_ns.iter().max().copied().unwrap_or(0),
+            seconds
+        )
+        .as_bytes(),
+    )
 }
 
-fn emit(args: &EmitArgs, quiet: bool) -> Result<(), Failure> {
-    json_needs_file(args.json, &args.output)?;
+/// Whether the file at `path` holds a JSON record (an `analysis.json`)
+/// rather than a trace: its first non-blank byte is `{`.
+fn is_record(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let mut head = Vec::new();
+    let _ = file.take(4096).read_to_end(&mut head);
+    head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+/// The analysis `corera emit` renders: read back from an `analysis.json`,
+/// or made from a trace as `analyze` makes it.
+fn analysis_for_emit(args: &EmitArgs, quiet: bool) -> anyhow::Result<Analysis> {
+    if let Some(path) = args.input.input.as_deref().filter(|p| p.as_os_str() != "-" && is_record(p)) {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| Usage(format!("could not read analysis `{}`", path.display())))?;
+        return corera_emit::read_analysis(&text)
+            .map_err(|e| usage(format!("`{}` is not an analysis written by `corera analyze`: {e}", path.display())));
+    }
     let a = pipeline::analyze(&args.input, &args.place, quiet)?;
-    warn(quiet, &a.name, &a.warnings);
-    let header = |target| CHeader { target };
-    let emitter: &dyn Emitter = match args.target {
-        Target::CHeader => &header(HeaderTarget::Generic),
-        Target::Freertos => &header(HeaderTarget::FreeRtos),
-        Target::Zephyr => &header(HeaderTarget::Zephyr),
-        Target::Posix => &header(HeaderTarget::Posix),
-        Target::Taskset => &TasksetScript,
-        Target::Json => &Json,
-        Target::Html => &HtmlReport,
-    };
-    let bytes = emitter.emit(&a.report());
+    warn(quiet, &a.prepared.name, &a.prepared.warnings);
+    Ok(a.analysis())
+}
+
+fn emit(args: &EmitArgs, quiet: bool) -> anyhow::Result<()> {
+    json_needs_file(args.json, &args.output)?;
+    let analysis = analysis_for_emit(args, quiet)?;
+    let bytes = args.target.emitter().emit(&analysis);
     pipeline::write(&args.output, &bytes)?;
     if !args.json {
         return Ok(());
     }
-    let target = args.target.to_possible_value().expect("no skipped targets");
-    let mut record = written(&args.output, target.get_name(), &bytes);
-    record["placement"] = (0..a.problem.len())
-        .map(|i| serde_json::json!({ "task": a.problem.names[i], "core": a.solution.placement.core_of[i] }))
-        .collect();
-    stdout(&format!("{}\n", serde_json::to_string_pretty(&record).expect("serialisable")))
+    let mut record = WrittenRecord::new(&args.output.display().to_string(), args.target.name(), &bytes);
+    record.placement = analysis.placement;
+    stdout(&to_json(&record))
 }
 
-fn gen_log(args: &GenArgs) -> Result<(), Failure> {
+fn gen_log(args: &GenArgs) -> anyhow::Result<()> {
     json_needs_file(args.json, &args.output)?;
     let text = std::fs::read_to_string(&args.workload)
-        .with_context(|| format!("could not read workload `{}`", args.workload.display()))
-        .input()?;
+        .with_context(|| Usage(format!("could not read workload `{}`", args.workload.display())))?;
     let workload = corera_replay::Workload::from_toml(&text)
-        .with_context(|| format!("invalid workload `{}`", args.workload.display()))
-        .input()?;
+        .with_context(|| format!("invalid workload `{}`", args.workload.display()))?;
     let trace = corera_replay::generate(&workload)
-        .with_context(|| format!("invalid workload `{}`", args.workload.display()))
-        .input()?;
+        .with_context(|| format!("invalid workload `{}`", args.workload.display()))?;
     let mut bytes = format!(
         "# Generated by corera {} from {} (seed {}); regenerate with\n#   corera gen {}\n",
         corera_emit::VERSION,
@@ -312,7 +294,7 @@ fn gen_log(args: &GenArgs) -> Result<(), Failure> {
     )
     .into_bytes();
     let mut body = Vec::new();
-    corera_trace_ingest::corera_log::write(&trace, &mut body).context("could not write the log").internal()?;
+    corera_trace_ingest::corera_log::write(&trace, &mut body).context("could not write the log")?;
     // The header line must come first; the comment goes right after it.
     let newline = body.iter().position(|&b| b == b'\n').map_or(body.len(), |i| i + 1);
     let mut out = body[..newline].to_vec();
@@ -322,48 +304,50 @@ fn gen_log(args: &GenArgs) -> Result<(), Failure> {
     if !args.json {
         return Ok(());
     }
-    let mut record = written(&args.output, "corera-log", &out);
-    record["seed"] = workload.seed.into();
-    record["trace"] = serde_json::to_value(TraceSummary::of(&trace)).expect("serialisable");
-    stdout(&format!("{}\n", serde_json::to_string_pretty(&record).expect("serialisable")))
+    let mut record = WrittenRecord::new(&args.output.display().to_string(), "corera-log", &out);
+    record.seed = Some(workload.seed);
+    record.trace = Some(TraceSummary::of(&trace));
+    stdout(&to_json(&record))
 }
 
 /// `corera simulate`: the traced jobs under one policy.
-fn simulate(args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
-    use corera_replay::{Policy, Setup};
+fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     let p = pipeline::prepare(&args.input, &args.place, quiet)?;
     warn(quiet, &p.name, &p.warnings);
-    let policy = match args.policy {
-        PolicyArg::Single => Policy::Single,
-        PolicyArg::Smp => Policy::Smp,
-        PolicyArg::SmpLeastLoaded => Policy::SmpLeastLoaded,
-        PolicyArg::Amp => Policy::Amp,
-    };
-    let replay = pipeline::replay_of(&p.parsed.trace, &p.graph);
+    let policy = args.policy;
+    let workload = p.workload();
     let core_of: Vec<u16> = match (&args.placement, policy) {
-        (Some(file), _) => read_placement(file, &p.problem, &p.platform)?,
+        (Some(file), _) => pipeline::read_placement(file, &p.problem, &p.platform)?,
         (None, Policy::Amp) => pipeline::search(&p.problem, &p.platform, &args.place, quiet)?.placement.core_of,
         (None, _) => vec![0; p.problem.len()],
     };
-    let cores = pipeline::replay_cores(&replay, &p.problem, &core_of);
+    let cores = p.replay_cores(&workload, &core_of);
     let timeline = args.perfetto.is_some() || args.btf.is_some();
-    let o = corera_replay::simulate(&replay, &Setup { policy, platform: &p.platform, core_of: Some(&cores), timeline });
+    let o =
+        corera_replay::simulate(&workload, &Setup { policy, platform: &p.platform, core_of: Some(&cores), timeline });
     if let Some(path) = &args.perfetto {
-        pipeline::write(path, &corera_emit::perfetto(&replay, &o))?;
+        pipeline::write(path, &corera_emit::perfetto(&workload, &o))?;
     }
     if let Some(path) = &args.btf {
-        pipeline::write(path, &corera_emit::btf(&replay, &o))?;
+        pipeline::write(path, &corera_emit::btf(&workload, &o))?;
     }
     if args.json {
-        let value = serde_json::json!({ "input": p.name, "platform": p.platform, "outcome": o });
-        return stdout(&format!("{}\n", serde_json::to_string_pretty(&value).expect("serialisable")));
+        let placement = if policy == Policy::Amp { placed_tasks(&p.problem, &p.graph, &core_of) } else { Vec::new() };
+        return stdout(&to_json(&SimulateRecord {
+            schema_version: SCHEMA_VERSION,
+            corera_version: corera_emit::VERSION.to_string(),
+            input: p.input(),
+            platform: p.platform.clone(),
+            placement,
+            outcome: o,
+        }));
     }
     let ms = |ns: Option<u64>| ns.map_or("-".to_string(), |x| format!("{:.3}", x as f64 / 1e6));
     let width = o.tasks.iter().map(|t| t.name.len()).max().unwrap_or(4).max(4);
     let mut text = format!(
         "{}: {} jobs replayed, policy {} on {} core(s)\n\n{:<width$} {:>11} {:>11} {:>7} {:>9} {:>9} {:>9} {:>6} {:>5}\n",
         p.name,
-        replay.tasks.iter().map(|t| t.jobs.len()).sum::<usize>(),
+        workload.tasks.iter().map(|t| t.jobs.len()).sum::<usize>(),
         policy.name(),
         o.cores,
         "task",
@@ -424,41 +408,5 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> Result<(), Failure> {
         o.sustained_rate * 100.0,
         if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
     ));
-    stdout(&text)
-}
-
-/// A placement file: `placement` is a list of `{task, core}`.
-fn read_placement(
-    file: &std::path::Path,
-    problem: &corera_placement::Problem,
-    platform: &corera_placement::Platform,
-) -> Result<Vec<u16>, Failure> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("could not read placement file `{}`", file.display()))
-        .input()?;
-    let bad = |what: String| anyhow::anyhow!("placement file `{}`: {what}", file.display());
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string())).input()?;
-    let list = v["placement"].as_array().ok_or_else(|| bad("no `placement` list".into())).input()?;
-    let mut core_of: Vec<Option<u16>> = vec![None; problem.len()];
-    for entry in list {
-        let (Some(task), Some(core)) = (entry["task"].as_str(), entry["core"].as_u64()) else {
-            return Err(bad(format!("entry {entry} needs `task` and `core`"))).input();
-        };
-        let i = problem
-            .names
-            .iter()
-            .position(|n| n == task)
-            .ok_or_else(|| bad(format!("no task `{task}` in the trace")))
-            .input()?;
-        if core >= u64::from(platform.cores) {
-            return Err(bad(format!("`{task}` is on core {core}; the platform has {} cores", platform.cores))).input();
-        }
-        core_of[i] = Some(core as u16);
-    }
-    let missing: Vec<&str> =
-        (0..problem.len()).filter(|&i| core_of[i].is_none()).map(|i| problem.names[i].as_str()).collect();
-    if !missing.is_empty() {
-        return Err(bad(format!("no core for {}", missing.join(", ")))).input();
-    }
-    Ok(core_of.into_iter().map(|c| c.unwrap_or(0)).collect())
+    stdout(text.as_bytes())
 }

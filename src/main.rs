@@ -22,13 +22,11 @@ fn main() -> ExitCode {
     style::init(color, cli.verbose);
     match commands::run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => {
-            // A closed pipe (`corera ... | head`) is not an error.
-            if failure.is_broken_pipe() {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("{} {:#}", style::error(), failure.error);
-            ExitCode::from(failure.code)
+        // A closed pipe (`corera ... | head`) is not an error.
+        Err(error) if exit::is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{} {error:#}", style::error());
+            ExitCode::from(exit::exit_code(&error))
         }
     }
 }

@@ -5,15 +5,16 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
+use corera_emit::records::{Analysis, Input, Results};
 use corera_placement::{Constraints, Cost, Platform, Problem};
 use corera_replay::{Outcome, Policy, Replay, Setup, simulate};
-use corera_search::{Options, Solution};
+use corera_search::{Note, Options, Solution};
 use corera_task_graph::TaskGraph;
-use corera_trace_ingest::{FormatChoice, Parsed, ReadOptions, Trace, TraceSummary, Warning};
+use corera_trace_ingest::{Parsed, ReadOptions, Schedule, TraceSummary, Warning};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::{Format, InputArgs, Method, PlaceArgs};
-use crate::exit::{Failure, WithCode};
+use crate::cli::{InputArgs, PlaceArgs};
+use crate::exit::{Usage, usage};
 
 /// A spinner on stderr for steps that take longer than a moment; hidden
 /// with `-q` or when stderr is not a terminal.
@@ -64,17 +65,11 @@ pub(crate) fn input_name(input: &InputArgs) -> String {
 }
 
 /// Reads the trace named by `input` (a file, or stdin).
-pub(crate) fn ingest(input: &InputArgs) -> Result<Parsed, Failure> {
-    let choice = match input.format {
-        Format::Auto => FormatChoice::Auto,
-        Format::CoreraLog => FormatChoice::CoreraLog,
-        Format::Btf => FormatChoice::Btf,
-        Format::Ftrace => FormatChoice::Ftrace,
-    };
+pub(crate) fn ingest(input: &InputArgs) -> anyhow::Result<Parsed> {
     let mut reader: Box<dyn BufRead> = match &input.input {
         Some(p) if p.as_os_str() != "-" => {
             let file =
-                std::fs::File::open(p).with_context(|| format!("could not open trace `{}`", p.display())).input()?;
+                std::fs::File::open(p).with_context(|| Usage(format!("could not open trace `{}`", p.display())))?;
             Box::new(BufReader::with_capacity(256 * 1024, file))
         }
         _ => Box::new(BufReader::with_capacity(256 * 1024, std::io::stdin().lock())),
@@ -89,7 +84,7 @@ pub(crate) fn ingest(input: &InputArgs) -> Result<Parsed, Failure> {
     options.filter.pids = input.pid.clone();
     options.filter.tgids = input.tgid.clone();
     options.filter.comm = input.comm.clone();
-    corera_trace_ingest::read(&mut reader, choice, &options).input()
+    Ok(corera_trace_ingest::read(&mut reader, input.format, &options)?)
 }
 
 /// Prints warnings to stderr, naming the input.
@@ -110,17 +105,49 @@ pub(crate) fn warn(quiet: bool, input: &str, warnings: &[Warning]) {
     }
 }
 
-/// Everything the pipeline produced for one trace.
-pub(crate) struct Analysis {
+/// A trace read and turned into a placement problem.
+pub(crate) struct Prepared {
     pub(crate) name: String,
     pub(crate) parsed: Parsed,
-    pub(crate) summary: TraceSummary,
+    /// What the trace records each task did: the one job model the task
+    /// graph and the replay are computed from.
+    pub(crate) schedule: Schedule,
     pub(crate) graph: TaskGraph,
     pub(crate) platform: Platform,
     pub(crate) problem: Problem,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+impl Prepared {
+    /// The input record.
+    pub(crate) fn input(&self) -> Input {
+        Input::new(&self.name, self.parsed.format, self.parsed.source)
+    }
+
+    /// The replayable workload, with periods from the task graph.
+    pub(crate) fn workload(&self) -> Replay {
+        let mut periods = vec![None; self.parsed.trace.tasks.len()];
+        for t in &self.graph.tasks {
+            if let Some(p) = periods.get_mut(t.id as usize) {
+                *p = t.period_ns;
+            }
+        }
+        Replay::new(&self.parsed.trace, &self.schedule, &periods)
+    }
+
+    /// The core of each replay task of `workload` under a placement of the
+    /// problem.
+    pub(crate) fn replay_cores(&self, workload: &Replay, core_of: &[u16]) -> Vec<u16> {
+        workload.cores(&self.problem.cores_by_task_id(core_of, workload.index_of.len()))
+    }
+}
+
+/// Everything the pipeline produced for one trace.
+pub(crate) struct Analyzed {
+    pub(crate) prepared: Prepared,
+    pub(crate) summary: TraceSummary,
     pub(crate) solution: Solution,
     pub(crate) cost: Cost,
-    pub(crate) warnings: Vec<Warning>,
     pub(crate) replay: Vec<Outcome>,
     /// The workload the replays ran.
     pub(crate) workload: Replay,
@@ -128,93 +155,88 @@ pub(crate) struct Analysis {
     pub(crate) replay_names: Vec<String>,
 }
 
-/// Builds the task graph of a trace.
-pub(crate) fn graph(trace: &Trace) -> Result<(TaskGraph, Vec<Warning>), Failure> {
-    TaskGraph::build(trace).internal()
+impl Analyzed {
+    /// The parts the records are built from.
+    pub(crate) fn results(&self) -> Results<'_> {
+        let p = &self.prepared;
+        Results {
+            input: p.input(),
+            trace: &self.summary,
+            graph: &p.graph,
+            platform: &p.platform,
+            problem: &p.problem,
+            solution: &self.solution,
+            cost: &self.cost,
+            warnings: &p.warnings,
+            replay: &self.replay,
+            replay_tasks: &self.replay_names,
+        }
+    }
+
+    /// The analysis record.
+    pub(crate) fn analysis(&self) -> Analysis {
+        Analysis::new(&self.results())
+    }
 }
 
-/// Runs ingest → graph → place.
-pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Result<Analysis, Failure> {
-    let Prepared { name, parsed, graph, mut platform, problem, warnings } = prepare(input, place, quiet)?;
+/// Runs ingest → graph → place → replay.
+pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyhow::Result<Analyzed> {
+    let mut prepared = prepare(input, place, quiet)?;
     let mut chosen = None;
     if let Some(weight) = place.balance_weight {
-        let front = pareto(&problem, &platform, place, quiet)?;
-        let i = corera_search::weighted_choice(&front, problem.total_traffic(), weight);
-        platform.balance_tolerance = front[i].balance_tolerance;
-        chosen = Some(format!(
-            "balance tolerance {} chosen by --balance-weight {weight} from a traffic/balance front of {} placements",
-            front[i].balance_tolerance,
-            front.len()
-        ));
+        let front = pareto(&prepared.problem, &prepared.platform, place, quiet)?;
+        let i = corera_search::weighted_choice(&front, prepared.problem.total_traffic(), weight);
+        prepared.platform.balance_tolerance = front[i].balance_tolerance;
+        chosen = Some(Note::BalanceChosen { tolerance: front[i].balance_tolerance, weight, front: front.len() });
     }
-    let mut solution = search(&problem, &platform, place, quiet)?;
+    let mut solution = search(&prepared.problem, &prepared.platform, place, quiet)?;
     solution.notes.extend(chosen);
-    let cost = Cost::of(&problem, &platform, &solution.placement);
-    let summary = TraceSummary::of(&parsed.trace);
-    let (workload, replay) = replay_all(&parsed.trace, &graph, &platform, &problem, &solution.placement.core_of, quiet);
+    let cost = Cost::of(&prepared.problem, &prepared.platform, &solution.placement);
+    let summary = TraceSummary::of(&prepared.parsed.trace);
+    let progress = Progress::new(quiet);
+    progress.step("replaying the trace on one core, SMP and AMP");
+    let workload = prepared.workload();
+    let cores = prepared.replay_cores(&workload, &solution.placement.core_of);
+    let replay = [Policy::Single, Policy::Smp, Policy::Amp]
+        .into_iter()
+        .map(|policy| {
+            simulate(&workload, &Setup { policy, platform: &prepared.platform, core_of: Some(&cores), timeline: true })
+        })
+        .collect();
+    progress.finish();
     let replay_names = workload.tasks.iter().map(|t| t.name.clone()).collect();
-    Ok(Analysis {
-        name,
-        parsed,
-        summary,
-        graph,
-        platform,
-        problem,
-        solution,
-        cost,
-        warnings,
-        replay,
-        workload,
-        replay_names,
-    })
-}
-
-/// A trace read and turned into a placement problem.
-pub(crate) struct Prepared {
-    pub(crate) name: String,
-    pub(crate) parsed: Parsed,
-    pub(crate) graph: TaskGraph,
-    pub(crate) platform: Platform,
-    pub(crate) problem: Problem,
-    pub(crate) warnings: Vec<Warning>,
+    Ok(Analyzed { prepared, summary, solution, cost, replay, workload, replay_names })
 }
 
 /// Runs ingest → graph → problem (no search).
-pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> Result<Prepared, Failure> {
+pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyhow::Result<Prepared> {
     let progress = Progress::new(quiet);
     progress.step("reading trace");
     let parsed = ingest(input)?;
     let name = input_name(input);
     progress.step("building task graph");
-    let (graph, graph_warnings) = graph(&parsed.trace)?;
+    let schedule = Schedule::of(&parsed.trace);
+    let (graph, graph_warnings) = TaskGraph::from_schedule(&parsed.trace, &schedule)?;
     let mut warnings = parsed.warnings.clone();
     warnings.extend(graph_warnings);
     let platform = platform(place)?;
     let constraints = constraints(place)?;
-    let problem = match Problem::from_graph(&graph, &platform, &constraints) {
-        Ok(problem) => problem,
-        // Naming a task that is not there is a usage error, not a conflict.
-        Err(e) if e.is_usage() => return Err(e).input(),
-        Err(e) => return Err(e).infeasible(),
-    };
+    let problem = Problem::from_graph(&graph, &platform, &constraints)?;
     if problem.is_empty() {
-        return Err(anyhow::anyhow!("`{name}` has no tasks to place (only idle tasks or no events)")).input();
+        return Err(usage(format!("`{name}` has no tasks to place (only idle tasks or no events)")));
     }
     progress.finish();
-    Ok(Prepared { name, parsed, graph, platform, problem, warnings })
+    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings })
 }
 
 /// The constraints of the placement flags and the constraints file.
-pub(crate) fn constraints(place: &PlaceArgs) -> Result<Constraints, Failure> {
+pub(crate) fn constraints(place: &PlaceArgs) -> anyhow::Result<Constraints> {
     let mut constraints = match &place.constraints {
         Some(path) => {
             let text = std::fs::read_to_string(path)
-                .with_context(|| format!("could not read constraints file `{}`", path.display()))
-                .input()?;
+                .with_context(|| Usage(format!("could not read constraints file `{}`", path.display())))?;
             Constraints::from_toml(&text)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
-                .context("invalid constraints file")
-                .input()?
+                .map_err(|e| usage(format!("invalid constraints file: {}: {e}", path.display())))?
         }
         None => Constraints::default(),
     };
@@ -231,63 +253,23 @@ pub(crate) fn constraints(place: &PlaceArgs) -> Result<Constraints, Failure> {
 }
 
 /// The platform the placement flags describe.
-pub(crate) fn platform(place: &PlaceArgs) -> Result<Platform, Failure> {
+pub(crate) fn platform(place: &PlaceArgs) -> anyhow::Result<Platform> {
     let mut platform = match &place.platform {
         Some(file) if file.ends_with(".toml") => {
             let text = std::fs::read_to_string(file)
-                .with_context(|| format!("could not read platform file `{file}`"))
-                .input()?;
-            Platform::from_toml(&text).with_context(|| format!("--platform {file}")).input()?
+                .with_context(|| Usage(format!("could not read platform file `{file}`")))?;
+            Platform::from_toml(&text).with_context(|| format!("--platform {file}"))?
         }
-        Some(spec) => Platform::parse(spec).with_context(|| format!("--platform {spec}")).input()?,
+        Some(spec) => Platform::parse(spec).with_context(|| format!("--platform {spec}"))?,
         None => Platform::identical(place.cores),
     };
     if let Some(balance) = place.balance {
         if !(0.0..=10.0).contains(&balance) {
-            return Err(anyhow::anyhow!("--balance {balance} is out of range; use a fraction such as 0.1 (10 %)"))
-                .input();
+            return Err(usage(format!("--balance {balance} is out of range; use a fraction such as 0.1 (10 %)")));
         }
         platform.balance_tolerance = balance;
     }
     Ok(platform)
-}
-
-/// The replayable workload of a trace, with periods from its task graph.
-pub(crate) fn replay_of(trace: &Trace, graph: &TaskGraph) -> Replay {
-    let mut periods = vec![None; trace.tasks.len()];
-    for t in &graph.tasks {
-        if let Some(p) = periods.get_mut(t.id as usize) {
-            *p = t.period_ns;
-        }
-    }
-    Replay::from_trace(trace, &periods)
-}
-
-/// The core of each replay task under a placement of `problem`.
-pub(crate) fn replay_cores(replay: &Replay, problem: &Problem, core_of: &[u16]) -> Vec<u16> {
-    replay.cores(&problem.cores_by_task_id(core_of, replay.index_of.len()))
-}
-
-/// Replays the trace on one core, under global SMP, and under the AMP
-/// placement, keeping the timelines.
-fn replay_all(
-    trace: &Trace,
-    graph: &TaskGraph,
-    platform: &Platform,
-    problem: &Problem,
-    core_of: &[u16],
-    quiet: bool,
-) -> (Replay, Vec<Outcome>) {
-    let progress = Progress::new(quiet);
-    progress.step("replaying the trace on one core, SMP and AMP");
-    let replay = replay_of(trace, graph);
-    let cores = replay_cores(&replay, problem, core_of);
-    let out = [Policy::Single, Policy::Smp, Policy::Amp]
-        .into_iter()
-        .map(|policy| simulate(&replay, &Setup { policy, platform, core_of: Some(&cores), timeline: true }))
-        .collect();
-    progress.finish();
-    (replay, out)
 }
 
 /// The traffic / busiest-core trade-off front.
@@ -296,12 +278,12 @@ pub(crate) fn pareto(
     platform: &Platform,
     place: &PlaceArgs,
     quiet: bool,
-) -> Result<Vec<corera_search::ParetoPoint>, Failure> {
+) -> anyhow::Result<Vec<corera_search::ParetoPoint>> {
     let progress = Progress::new(quiet);
     progress.step("searching the traffic/balance front");
     let front = corera_search::pareto(problem, platform, &options(place));
     progress.finish();
-    search_failure(front)
+    Ok(front?)
 }
 
 fn options(place: &PlaceArgs) -> Options {
@@ -312,21 +294,13 @@ fn options(place: &PlaceArgs) -> Options {
     options
 }
 
-fn search_failure<T>(result: Result<T, corera_search::SearchError>) -> Result<T, Failure> {
-    match result {
-        Err(e @ corera_search::SearchError::Unsupported(_)) => Err(e).input(),
-        Err(e @ corera_search::SearchError::Infeasible(_)) => Err(e).infeasible(),
-        other => other.internal(),
-    }
-}
-
-/// Runs the search portfolio with a progress spinner.
+/// Runs the search method of the flags with a progress spinner.
 pub(crate) fn search(
     problem: &Problem,
     platform: &Platform,
     place: &PlaceArgs,
     quiet: bool,
-) -> Result<Solution, Failure> {
+) -> anyhow::Result<Solution> {
     let progress = Progress::new(quiet);
     progress.step("searching placements");
     let mut options = options(place);
@@ -339,40 +313,42 @@ pub(crate) fn search(
             bound.cross_traffic
         ));
     })));
-    let method = match place.method {
-        Method::Auto => corera_search::Method::Portfolio,
-        Method::Greedy => corera_search::Method::Greedy,
-        Method::Multilevel => corera_search::Method::Multilevel,
-        Method::Anneal => corera_search::Method::Anneal,
-        Method::Exhaustive => corera_search::Method::Exhaustive,
-        Method::Enumerate => corera_search::Method::Enumerate,
-        Method::Ilp => corera_search::Method::Ilp,
-    };
-    let solution = search_failure(corera_search::solve(method, problem, platform, &options));
+    let solution = corera_search::solve(place.method, problem, platform, &options);
     progress.finish();
-    solution
+    Ok(solution?)
 }
 
-impl Analysis {
-    pub(crate) fn report(&self) -> corera_emit::Report<'_> {
-        corera_emit::Report {
-            input_name: &self.name,
-            format: self.parsed.format,
-            source: self.parsed.source,
-            trace: &self.summary,
-            graph: &self.graph,
-            platform: &self.platform,
-            problem: &self.problem,
-            solution: &self.solution,
-            cost: &self.cost,
-            warnings: &self.warnings,
-            replay: &self.replay,
-            replay_tasks: &self.replay_names,
+/// Reads a placement file (any record with a `placement`) into a core per
+/// task of `problem`.
+pub(crate) fn read_placement(file: &Path, problem: &Problem, platform: &Platform) -> anyhow::Result<Vec<u16>> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| Usage(format!("could not read placement file `{}`", file.display())))?;
+    let bad = |what: String| usage(format!("placement file `{}`: {what}", file.display()));
+    let list = corera_emit::read_placement(&text).map_err(bad)?;
+    let mut core_of: Vec<Option<u16>> = vec![None; problem.len()];
+    for entry in list {
+        let i = problem
+            .names
+            .iter()
+            .position(|n| *n == entry.task)
+            .ok_or_else(|| bad(format!("no task `{}` in the trace", entry.task)))?;
+        if entry.core >= platform.cores {
+            return Err(bad(format!(
+                "`{}` is on core {}; the platform has {} cores",
+                entry.task, entry.core, platform.cores
+            )));
         }
+        core_of[i] = Some(entry.core);
     }
+    let missing: Vec<&str> =
+        (0..problem.len()).filter(|&i| core_of[i].is_none()).map(|i| problem.names[i].as_str()).collect();
+    if !missing.is_empty() {
+        return Err(bad(format!("no core for {}", missing.join(", "))));
+    }
+    Ok(core_of.into_iter().map(|c| c.unwrap_or(0)).collect())
 }
 
 /// Writes an output file atomically (or stdout for `-`).
-pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    corera_emit::write_atomic(path, bytes).with_context(|| format!("could not write `{}`", path.display())).internal()
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    corera_emit::write_atomic(path, bytes).with_context(|| format!("could not write `{}`", path.display()))
 }

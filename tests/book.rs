@@ -53,3 +53,42 @@ fn quick_start_shows_the_printer_summary() {
         );
     }
 }
+
+/// Formats, methods, policies and targets are each listed once, in their
+/// crate's registry; the book's lists must name every entry of it.
+#[test]
+fn every_registry_entry_is_in_the_book() {
+    let page = |rel: &str| std::fs::read_to_string(repo(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let cli = page("book/src/reference/cli.md");
+    let formats: Vec<&str> = std::iter::once(corera_trace_ingest::FormatChoice::Auto)
+        .chain(corera_trace_ingest::FormatChoice::ALL)
+        .map(|f| f.name())
+        .collect();
+    let methods: Vec<&str> = corera_search::Method::ALL.iter().map(|m| m.name()).collect();
+    let policies: Vec<&str> = corera_replay::Policy::ALL.iter().map(|p| p.name()).collect();
+    let targets: Vec<&str> = corera_emit::Target::ALL.iter().map(|t| t.name()).collect();
+    for (flag, names, sep) in [
+        ("--format", &formats, "|"),
+        ("--method", &methods, "|"),
+        ("--policy", &policies, "\\|"),
+        ("--target", &targets, "\\|"),
+    ] {
+        let list = format!("{flag} {}", names.join(sep));
+        assert!(cli.contains(&list), "book/src/reference/cli.md does not list `{list}`");
+    }
+    let replay = page("book/src/design/replay.md");
+    for p in &policies {
+        assert!(replay.contains(&format!("| `{p}` |")), "book/src/design/replay.md has no row for policy `{p}`");
+    }
+    let outputs = page("book/src/reference/outputs.md");
+    for t in &targets {
+        assert!(outputs.contains(&format!("`{t}`")), "book/src/reference/outputs.md does not name target `{t}`");
+    }
+    let readme = page("README.md");
+    let reference = page("book/src/SUMMARY.md");
+    for f in corera_trace_ingest::FormatChoice::ALL {
+        let name = f.name();
+        assert!(readme.contains(&format!("`--format {name}`")), "README.md's formats do not name `{name}`");
+        assert!(reference.to_lowercase().contains(&format!("reference/{}", f.page())), "no book page for `{name}`");
+    }
+}

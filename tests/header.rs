@@ -66,6 +66,8 @@ const FREERTOS_CHECK: &str = r#"#include <stddef.h>
 typedef unsigned long UBaseType_t;
 typedef struct tskTaskControlBlock *TaskHandle_t;
 #define configNUMBER_OF_CORES 3
+#define configUSE_CORE_AFFINITY 1
+#define INCLUDE_xTaskGetHandle 1
 struct tskTaskControlBlock { const char *name; UBaseType_t mask; };
 static struct tskTaskControlBlock tcbs[64];
 static unsigned ntcbs;
@@ -228,4 +230,72 @@ fn every_header_variant_compiles_against_its_api_and_matches_the_json() {
         .collect();
     pins.sort();
     assert_eq!(pins, expect(false));
+}
+
+/// Compiles `program` (with `affinity_freertos.h` of a placement on `cores`
+/// cores beside it) against the real FreeRTOS-Kernel headers in
+/// `tests/data/freertos-kernel/`, with `defines`; gcc's result.
+fn compile_against_freertos(cores: u16, program: &str, defines: &[&str]) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["emit", "samples/printer/printer.log", "-q", "--target", "freertos", "--cores"])
+        .arg(cores.to_string())
+        .arg("-o")
+        .arg(dir.path().join("affinity_freertos.h"))
+        .assert()
+        .success();
+    let source = dir.path().join("app.c");
+    std::fs::write(&source, program).unwrap();
+    let kernel = crate::repo("tests/data/freertos-kernel");
+    Command::new("gcc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-c", "-o"])
+        .arg(dir.path().join("app.o"))
+        .args(defines)
+        .arg(format!("-I{}", kernel.join("config").display()))
+        .arg(format!("-I{}", kernel.join("include").display()))
+        .arg(format!("-I{}", kernel.join("portable/ThirdParty/GCC/Posix").display()))
+        .arg(format!("-I{}", dir.path().display()))
+        .arg(&source)
+        .output()
+        .expect("gcc is installed (.ci/run installs it)")
+}
+
+const FREERTOS_APP: &str = r#"#include "FreeRTOS.h"
+#include "task.h"
+#include "affinity_freertos.h"
+void start(TaskHandle_t rasterizer);
+void start(TaskHandle_t rasterizer) {
+    corera_freertos_pin_handle(rasterizer, CORERA_TASK_ID_RASTERIZER);
+    if (corera_apply_freertos() != 0) vTaskCoreAffinitySet(rasterizer, CORERA_AFFINITY_MASK_RASTERIZER);
+}
+"#;
+
+const FREERTOS_BY_HANDLE: &str = r#"#define CORERA_FREERTOS_NO_APPLY
+#include "FreeRTOS.h"
+#include "task.h"
+#include "affinity_freertos.h"
+void start(TaskHandle_t rasterizer);
+void start(TaskHandle_t rasterizer) { corera_freertos_pin_handle(rasterizer, CORERA_TASK_ID_RASTERIZER); }
+"#;
+
+/// Regression (issue 13): with a stock FreeRTOSConfig.h (no
+/// `INCLUDE_xTaskGetHandle`), the header failed with an implicit
+/// declaration of `xTaskGetHandle`. Against the real kernel headers it now
+/// compiles when the kernel has what it needs and otherwise stops with an
+/// `#error` that names the fix.
+#[test]
+fn freertos_header_compiles_against_the_real_kernel_headers_or_names_the_fix() {
+    let cc = compile_against_freertos(3, FREERTOS_APP, &[]);
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let cc = compile_against_freertos(3, FREERTOS_APP, &["-DCORERA_TEST_GET_HANDLE=0"]);
+    let stderr = String::from_utf8_lossy(&cc.stderr);
+    assert!(!cc.status.success());
+    assert!(stderr.contains("#error") && stderr.contains("set INCLUDE_xTaskGetHandle to 1"), "{stderr}");
+    assert!(!stderr.contains("implicit declaration of function 'xTaskGetHandle'"), "{stderr}");
+    let cc = compile_against_freertos(3, FREERTOS_BY_HANDLE, &["-DCORERA_TEST_GET_HANDLE=0"]);
+    assert!(cc.status.success(), "pinning by handle needs no xTaskGetHandle: {}", String::from_utf8_lossy(&cc.stderr));
+    // More cores than the kernel is configured for (4).
+    let cc = compile_against_freertos(5, FREERTOS_APP, &[]);
+    let stderr = String::from_utf8_lossy(&cc.stderr);
+    assert!(!cc.status.success() && stderr.contains("set configNUMBER_OF_CORES to at least that"), "{stderr}");
 }

@@ -1,6 +1,8 @@
 //! End-to-end tests of the `corera` binary, in one test binary so that the
 //! pipeline crates are linked once.
 //!
+//! - `agreement`: the task graph and the replay agree on every job of every
+//!   sample, real trace and random trace.
 //! - `book`: the reference pages show the real `--help`, the quick start the
 //!   real summary.
 //! - `browser`: the HTML report in headless Chromium (skipped without it,
@@ -13,6 +15,7 @@
 //! See `tests/README.md` for how to add a case and how to update golden
 //! files.
 
+mod agreement;
 mod book;
 mod browser;
 mod cli;

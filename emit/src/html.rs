@@ -13,14 +13,12 @@ use corera_replay::Policy;
 use corera_trace_ingest::TaskKind;
 use serde_json::json;
 
-use crate::{Emitter, Report, VERSION};
+use crate::records::{Analysis, MAX_SEGMENTS_PER_LANE};
+use crate::{Emitter, VERSION};
 
 /// The `report.html` emitter.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HtmlReport;
-
-/// Segments kept per core lane; beyond, adjacent segments are merged.
-pub const MAX_SEGMENTS_PER_LANE: usize = 4_000;
 
 const PALETTE: [&str; 8] = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"];
 
@@ -42,9 +40,9 @@ impl Emitter for HtmlReport {
         "report.html"
     }
 
-    fn emit(&self, r: &Report<'_>) -> Vec<u8> {
+    fn emit(&self, r: &Analysis) -> Vec<u8> {
         let mut s = String::with_capacity(1 << 20);
-        let title = format!("corera report: {}", r.input_name);
+        let title = format!("corera report: {}", r.input.name);
         let _ = write!(
             s,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body data-js-errors=\"0\" data-rendered=\"\">\n",
@@ -53,11 +51,11 @@ impl Emitter for HtmlReport {
         let _ = writeln!(s, "<h1>{}</h1>", esc(&title));
         let _ = writeln!(
             s,
-            "<p class=\"meta\">corera {VERSION} · input {} ({}, {} bytes, hash {:016x}) · platform {}</p>",
-            esc(r.input_name),
-            esc(r.format),
-            r.source.bytes,
-            r.source.hash,
+            "<p class=\"meta\">corera {VERSION} · input {} ({}, {} bytes, hash {}) · platform {}</p>",
+            esc(&r.input.name),
+            esc(&r.input.format),
+            r.input.bytes,
+            esc(&r.input.hash),
             esc(&r.platform.describe())
         );
         headline(&mut s, r);
@@ -73,20 +71,21 @@ impl Emitter for HtmlReport {
     }
 }
 
-fn headline(s: &mut String, r: &Report<'_>) {
+fn headline(s: &mut String, r: &Analysis) {
     let _ = writeln!(s, "<section id=\"headline\"><h2>Single core vs SMP vs AMP</h2>");
-    let Some(single) = r.replay.iter().find(|o| o.policy == Policy::Single) else {
+    if r.replay.single().is_none() {
         let _ = writeln!(s, "<p>No replay in this report.</p></section>");
         return;
-    };
+    }
     let _ = writeln!(
         s,
         "<table><tr><th>policy</th><th>cores</th><th>RUNNING s</th><th>READY s</th><th>mean response ms</th>\
-         <th>READY vs single</th><th>response vs single</th><th>migrations</th><th>cross-core signals</th>\
+         <th>READY improvement</th><th>response improvement</th><th>migrations</th><th>cross-core signals</th>\
          <th>idle core while work waited ms</th><th>input rate sustained</th></tr>"
     );
-    for o in r.replay {
-        let (ready, resp) = o.improvement_over(single);
+    for run in &r.replay.policies {
+        let o = &run.outcome;
+        let (ready, resp) = (run.ready_improvement_pct, run.response_improvement_pct);
         let _ = writeln!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td class=\"{}\">{}</td>\
@@ -97,9 +96,9 @@ fn headline(s: &mut String, r: &Report<'_>) {
             o.ready_ns as f64 / 1e9,
             ms(o.response_mean_ns),
             if ready > 0.0 { "good" } else { "" },
-            if o.policy == Policy::Single { "–".to_string() } else { format!("{:+.1} %", -ready) },
+            if o.policy == Policy::Single { "–".to_string() } else { format!("{ready:+.1} %") },
             if resp > 0.0 { "good" } else { "" },
-            if o.policy == Policy::Single { "–".to_string() } else { format!("{:+.1} %", -resp) },
+            if o.policy == Policy::Single { "–".to_string() } else { format!("{resp:+.1} %") },
             o.migrations,
             o.cross_core_messages,
             ms(o.non_work_conserving_ns as f64),
@@ -110,11 +109,12 @@ fn headline(s: &mut String, r: &Report<'_>) {
     let _ = writeln!(
         s,
         "</table><p class=\"note\">The traced jobs replayed under each policy (costs: {} ns per cross-core signal and \
-         distance unit, {} ns per byte, {} ns per migration). Negative percentages are improvements. The input rate \
-         sustained is the trace's length over the time the run took: below {} % the cores fall behind.</p></section>",
-        r.platform.costs.message_latency_ns,
-        r.platform.costs.byte_ns,
-        r.platform.costs.migration_ns,
+         distance unit, {} ns per byte, {} ns per migration). Improvements are over the single-core run: positive is \
+         better (less waiting, faster response). The input rate sustained is the trace's length over the time the \
+         run took: below {} % the cores fall behind.</p></section>",
+        r.replay.costs.message_latency_ns,
+        r.replay.costs.byte_ns,
+        r.replay.costs.migration_ns,
         corera_replay::KEEPS_UP * 100.0
     );
 }
@@ -139,17 +139,18 @@ fn bar(s: &mut String, label: &str, value: f64, limit: Option<f64>, colour: &str
     let _ = writeln!(s, "<text x=\"{}\" y=\"15\">{:.1} %</text></svg>", 150.0 + w + 8.0, value * 100.0);
 }
 
-fn loads(s: &mut String, r: &Report<'_>) {
+fn loads(s: &mut String, r: &Analysis) {
     let _ = writeln!(
         s,
         "<section id=\"loads\"><h2>Per-core load</h2><h3>Placement (trace load; red line: the core's limit)</h3>"
     );
-    let horizon = r.problem.horizon_ns.max(1) as f64;
+    let horizon = r.graph.duration_ns.max(1) as f64;
     for (c, u) in r.cost.core_utilisation.iter().enumerate() {
         let limit = r.cost.core_limit_ns.get(c).map(|&l| l as f64 / horizon / r.platform.speed[c]);
         bar(s, &format!("core {c}"), *u, limit, PALETTE[c % PALETTE.len()]);
     }
-    for o in r.replay {
+    for run in &r.replay.policies {
+        let o = &run.outcome;
         let _ = writeln!(s, "<h3>Replay: {} (busy share of the run)</h3>", o.policy.label());
         for (c, b) in o.core_busy.iter().enumerate() {
             bar(s, &format!("core {c}"), *b, None, PALETTE[c % PALETTE.len()]);
@@ -158,29 +159,28 @@ fn loads(s: &mut String, r: &Report<'_>) {
     let _ = writeln!(s, "</section>");
 }
 
-fn graph_svg(s: &mut String, r: &Report<'_>) {
-    let p = r.problem;
+fn graph_svg(s: &mut String, r: &Analysis) {
+    let p = &r.placement;
     let n = p.len();
-    let core_of = &r.solution.placement.core_of;
     let (w, h) = (760.0, 560.0);
     let (cx, cy, radius) = (w / 2.0, h / 2.0, 220.0);
     // Tasks around a circle, grouped by core.
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| (core_of[i], i));
+    order.sort_by_key(|&i| (p[i].core, i));
     let mut pos = vec![(0.0, 0.0); n];
     for (k, &i) in order.iter().enumerate() {
         let a = std::f64::consts::TAU * k as f64 / n.max(1) as f64 - std::f64::consts::FRAC_PI_2;
         pos[i] = (cx + radius * a.cos(), cy + radius * a.sin());
     }
-    let max = p.edges.iter().map(|e| e.2).max().unwrap_or(1).max(1) as f64;
+    let max = r.traffic.iter().map(|e| e.2).max().unwrap_or(1).max(1) as f64;
     let _ = writeln!(
         s,
         "<section id=\"graph\"><h2>Task graph</h2><p class=\"note\">Tasks coloured by core; cross-core edges in red, \
          width by traffic.</p><svg id=\"graph-svg\" width=\"{w}\" height=\"{h}\" role=\"img\">"
     );
-    for &(a, b, wgt) in &p.edges {
-        let (a, b) = (a as usize, b as usize);
-        let cross = core_of[a] != core_of[b];
+    for e in &r.traffic {
+        let (a, b, wgt) = (e.0 as usize, e.1 as usize, e.2);
+        let cross = p[a].core != p[b].core;
         let _ = writeln!(
             s,
             "<line class=\"{}\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke-width=\"{:.2}\"><title>{} – {}: {}</title></line>",
@@ -190,13 +190,13 @@ fn graph_svg(s: &mut String, r: &Report<'_>) {
             pos[b].0,
             pos[b].1,
             0.5 + 5.0 * wgt as f64 / max,
-            esc(&p.names[a]),
-            esc(&p.names[b]),
+            esc(&p[a].task),
+            esc(&p[b].task),
             wgt
         );
     }
     for i in 0..n {
-        let c = usize::from(core_of[i]);
+        let c = usize::from(p[i].core);
         let _ = writeln!(
             s,
             "<g class=\"node\"><circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"9\" fill=\"{}\"><title>{} (core {c}, {:.2} %)</title></circle>\
@@ -204,29 +204,28 @@ fn graph_svg(s: &mut String, r: &Report<'_>) {
             pos[i].0,
             pos[i].1,
             PALETTE[c % PALETTE.len()],
-            esc(&p.names[i]),
-            p.load[i] as f64 * 100.0 / p.horizon_ns.max(1) as f64,
+            esc(&p[i].task),
+            p[i].load_ns as f64 * 100.0 / r.graph.duration_ns.max(1) as f64,
             pos[i].0 + 12.0,
             pos[i].1 + 4.0,
-            esc(&p.names[i])
+            esc(&p[i].task)
         );
     }
     let _ = writeln!(s, "</svg></section>");
 }
 
-fn heat_map(s: &mut String, r: &Report<'_>) {
-    let p = r.problem;
+fn heat_map(s: &mut String, r: &Analysis) {
+    let p = &r.placement;
     let n = p.len();
-    let core_of = &r.solution.placement.core_of;
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| (core_of[i], i));
+    order.sort_by_key(|&i| (p[i].core, i));
     let mut at = vec![0; n];
     for (k, &i) in order.iter().enumerate() {
         at[i] = k;
     }
     let mut m = vec![0u64; n * n];
-    for &(a, b, w) in &p.edges {
-        let (a, b) = (at[a as usize], at[b as usize]);
+    for e in &r.traffic {
+        let (a, b, w) = (at[e.0 as usize], at[e.1 as usize], e.2);
         m[a * n + b] += w;
         m[b * n + a] += w;
     }
@@ -248,7 +247,7 @@ fn heat_map(s: &mut String, r: &Report<'_>) {
                 s,
                 "<text class=\"small\" x=\"{:.0}\" y=\"{y:.1}\" text-anchor=\"end\">{}</text>",
                 margin - 4.0,
-                esc(&p.names[i])
+                esc(&p[i].task)
             );
         }
     }
@@ -265,15 +264,15 @@ fn heat_map(s: &mut String, r: &Report<'_>) {
                 "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{cell:.1}\" height=\"{cell:.1}\" fill=\"rgb(255,{shade},{shade})\"><title>{} – {}: {v}</title></rect>",
                 margin + cell * b as f64,
                 top + cell * a as f64,
-                esc(&p.names[order[a]]),
-                esc(&p.names[order[b]])
+                esc(&p[order[a]].task),
+                esc(&p[order[b]].task)
             );
         }
     }
     // Core boundaries.
     let mut start = 0;
     for c in 0..r.platform.cores {
-        let count = order.iter().filter(|&&i| core_of[i] == c).count();
+        let count = order.iter().filter(|&&i| p[i].core == c).count();
         if count > 0 {
             let _ = writeln!(
                 s,
@@ -291,25 +290,17 @@ fn heat_map(s: &mut String, r: &Report<'_>) {
 }
 
 /// The Gantt data: per policy, lanes (cores) of `[start_ns, end_ns, task]`,
-/// downsampled.
-fn timelines(s: &mut String, r: &Report<'_>) {
-    let names: Vec<&str> = r.replay_tasks.iter().map(String::as_str).collect();
+/// downsampled as the analysis keeps them.
+fn timelines(s: &mut String, r: &Analysis) {
     let mut policies = Vec::new();
     let mut merged_any = false;
-    for o in r.replay {
-        let mut lanes: Vec<Vec<[u64; 3]>> = vec![Vec::new(); o.cores];
-        for seg in &o.timeline {
-            lanes[usize::from(seg.core)].push([seg.start_ns, seg.end_ns, u64::from(seg.task)]);
-        }
-        for lane in &mut lanes {
-            if lane.len() > MAX_SEGMENTS_PER_LANE {
-                merged_any = true;
-                *lane = downsample(lane, MAX_SEGMENTS_PER_LANE);
-            }
-        }
-        policies.push(json!({ "name": o.policy.label(), "makespan": o.makespan_ns, "lanes": lanes }));
+    for run in &r.replay.policies {
+        merged_any |= run.lanes_merged;
+        let lanes: Vec<Vec<&[u64]>> = run.lanes.iter().map(|l| l.chunks(3).collect()).collect();
+        policies
+            .push(json!({ "name": run.outcome.policy.label(), "makespan": run.outcome.makespan_ns, "lanes": lanes }));
     }
-    let data = json!({ "tasks": names, "policies": policies });
+    let data = json!({ "tasks": r.replay.tasks, "policies": policies });
     let _ = writeln!(
         s,
         "<section id=\"timelines\"><h2>Timelines</h2><p class=\"note\">Who ran where, when. Wheel to zoom, drag to \
@@ -326,60 +317,33 @@ fn timelines(s: &mut String, r: &Report<'_>) {
     );
 }
 
-/// Merges neighbouring segments until at most `max` remain, keeping the
-/// span covered; a merged segment is named after its longest part.
-fn downsample(lane: &[[u64; 3]], max: usize) -> Vec<[u64; 3]> {
-    let (start, end) = (lane[0][0], lane[lane.len() - 1][1]);
-    let width = (end - start).div_ceil(max as u64).max(1);
-    let mut out: Vec<[u64; 3]> = Vec::with_capacity(max);
-    let mut best = 0;
-    for seg in lane {
-        let bucket = (seg[0] - start) / width;
-        match out.last_mut() {
-            Some(last) if (last[0] - start) / width == bucket => {
-                if seg[1] - seg[0] > best {
-                    best = seg[1] - seg[0];
-                    last[2] = seg[2];
-                }
-                last[1] = last[1].max(seg[1]);
-            }
-            _ => {
-                best = seg[1] - seg[0];
-                out.push(*seg);
-            }
-        }
-    }
-    out
-}
-
-fn placement_table(s: &mut String, r: &Report<'_>) {
-    let p = r.problem;
+fn placement_table(s: &mut String, r: &Analysis) {
     let _ = writeln!(
         s,
         "<section id=\"placement\"><h2>Placement</h2><table><tr><th>task</th><th>kind</th><th>priority</th><th>load %</th>\
          <th>jobs/s</th><th>p95 response ms</th><th>core</th></tr>"
     );
-    for i in 0..p.len() {
-        let m = r.graph.tasks.iter().find(|t| t.id == p.task_ids[i]);
+    for (i, task) in r.placement.iter().enumerate() {
+        let m = r.metrics(i);
         let _ = writeln!(
             s,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{:.1}</td><td>{}</td><td><span class=\"dot\" style=\"background:{}\"></span>{}{}</td></tr>",
-            esc(&p.names[i]),
-            m.map_or("task", |m| if m.kind == TaskKind::Isr { "isr" } else { "task" }),
+            esc(&task.task),
+            if task.kind == TaskKind::Isr { "isr" } else { "task" },
             m.and_then(|m| m.priority).map_or("-".to_string(), |x| x.to_string()),
             m.map_or(0.0, |m| m.utilisation * 100.0),
             m.map_or(0.0, |m| m.throughput_hz),
             m.and_then(|m| m.response_p95_ns).map_or("-".to_string(), |x| ms(x as f64)),
-            PALETTE[usize::from(r.solution.placement.core_of[i]) % PALETTE.len()],
-            r.solution.placement.core_of[i],
-            if p.pinned[i].is_some() { " (pinned)" } else { "" }
+            PALETTE[usize::from(task.core) % PALETTE.len()],
+            task.core,
+            if task.pinned { " (pinned)" } else { "" }
         );
     }
     let _ = writeln!(s, "</table></section>");
 }
 
-fn search(s: &mut String, r: &Report<'_>) {
-    let sol = r.solution;
+fn search(s: &mut String, r: &Analysis) {
+    let sol = &r.search;
     let _ = writeln!(
         s,
         "<section id=\"search\"><h2>Search</h2><table>\
@@ -387,10 +351,10 @@ fn search(s: &mut String, r: &Report<'_>) {
          <tr><th>lower bound</th><td>{}</td></tr><tr><th>gap</th><td>{:.1} %</td></tr>\
          <tr><th>found by</th><td>{}</td></tr><tr><th>proven optimal</th><td>{}</td></tr>\
          <tr><th>imbalance</th><td>{:.1} %</td></tr><tr><th>seed</th><td>{}</td></tr></table>",
-        sol.objective.cross_traffic,
+        sol.cross_traffic,
         r.cost.total_traffic,
         sol.lower_bound.cross_traffic,
-        sol.gap() * 100.0,
+        sol.gap * 100.0,
         esc(&sol.method),
         if sol.proven_optimal { "yes" } else { "no" },
         r.cost.imbalance * 100.0,
@@ -402,8 +366,8 @@ fn search(s: &mut String, r: &Report<'_>) {
     let _ = writeln!(s, "</section>");
 }
 
-fn trace_summary(s: &mut String, r: &Report<'_>) {
-    let t = r.trace;
+fn trace_summary(s: &mut String, r: &Analysis) {
+    let t = &r.trace;
     let _ = writeln!(
         s,
         "<section id=\"trace\"><h2>Trace</h2><p>{} tasks ({} ISRs), {} events over {:.3} s on {} core(s); {} warnings.</p><table><tr><th>event</th><th>count</th></tr>",
@@ -518,15 +482,6 @@ const JS: &str = r##"
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn downsampling_keeps_the_span_and_the_bound() {
-        let lane: Vec<[u64; 3]> = (0..100_000u64).map(|i| [i * 10, i * 10 + 7, i % 5]).collect();
-        let out = downsample(&lane, MAX_SEGMENTS_PER_LANE);
-        assert!(out.len() <= MAX_SEGMENTS_PER_LANE, "{}", out.len());
-        assert_eq!((out[0][0], out[out.len() - 1][1]), (0, 999_997));
-        assert!(out.windows(2).all(|w| w[0][1] <= w[1][0]), "merged segments stay ordered and disjoint");
-    }
 
     #[test]
     fn escaping() {

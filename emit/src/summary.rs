@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use corera_trace_ingest::TaskKind;
 
-use crate::Report;
+use crate::records::Analysis;
 
 fn ms(ns: u64) -> String {
     format!("{:.3}", ns as f64 / 1e6)
@@ -12,76 +12,68 @@ fn ms(ns: u64) -> String {
 
 /// A short table: one row per task (kind, priority, load, throughput,
 /// p95 response, traffic, core), then the placement's cross-core traffic
-/// and per-core load.
-pub fn summary(r: &Report<'_>) -> String {
+/// and per-core load, the search's notes and the replay comparison.
+pub fn summary(a: &Analysis) -> String {
     let mut s = String::new();
-    let t = r.trace;
+    let t = &a.trace;
     let _ = writeln!(
         s,
         "{}: {} tasks ({} ISRs), {} events, {} s, format {}",
-        r.input_name,
+        a.input.name,
         t.tasks,
         t.isrs,
         t.events,
         format_args!("{:.3}", t.duration_ns as f64 / 1e9),
-        r.format
+        a.input.format
     );
-    let p = r.problem;
-    let name_width = p.names.iter().map(|n| n.chars().count()).max().unwrap_or(4).max(4);
+    let p = &a.placement;
+    let name_width = p.iter().map(|x| x.task.chars().count()).max().unwrap_or(4).max(4);
     let _ = writeln!(
         s,
         "\n{:<name_width$}  {:<4} {:>5} {:>7} {:>9} {:>11} {:>8} {:>4}",
         "task", "kind", "prio", "load %", "jobs/s", "p95 resp ms", "traffic", "core"
     );
-    for i in 0..p.len() {
-        let m = &r.graph.tasks[p.task_ids[i] as usize];
-        let traffic: u64 = p.adjacency[i].iter().map(|a| a.1).sum();
-        let kind = match m.kind {
-            TaskKind::Isr => "isr",
-            _ => "task",
-        };
+    for (i, task) in p.iter().enumerate() {
+        let m = a.metrics(i);
         let _ = writeln!(
             s,
             "{:<name_width$}  {:<4} {:>5} {:>7.2} {:>9.1} {:>11} {:>8} {:>4}{}",
-            p.names[i],
-            kind,
-            m.priority.map_or("-".to_string(), |x| x.to_string()),
-            m.utilisation * 100.0,
-            m.throughput_hz,
-            m.response_p95_ns.map_or("-".to_string(), ms),
-            traffic,
-            r.solution.placement.core_of[i],
-            if p.pinned[i].is_some() {
+            task.task,
+            if task.kind == TaskKind::Isr { "isr" } else { "task" },
+            m.and_then(|m| m.priority).map_or("-".to_string(), |x| x.to_string()),
+            m.map_or(0.0, |m| m.utilisation * 100.0),
+            m.map_or(0.0, |m| m.throughput_hz),
+            m.and_then(|m| m.response_p95_ns).map_or("-".to_string(), ms),
+            task.traffic,
+            task.core,
+            if task.pinned {
                 "*"
-            } else if p.allowed[i].is_some() {
+            } else if task.restricted {
                 "+"
             } else {
                 ""
             }
         );
     }
-    let sol = r.solution;
-    let total = r.cost.total_traffic;
+    let sol = &a.search;
+    let total = a.cost.total_traffic;
     let proof = if sol.proven_optimal {
         ", proven optimal".to_string()
     } else {
-        format!(", lower bound {}, gap {:.1} %", sol.lower_bound.cross_traffic, sol.gap() * 100.0)
+        format!(", lower bound {}, gap {:.1} %", sol.lower_bound.cross_traffic, sol.gap * 100.0)
     };
-    let traffic = if r.platform.is_uniform() {
-        let share = if total == 0 { 0.0 } else { sol.objective.cross_traffic as f64 * 100.0 / total as f64 };
-        format!("cross-core traffic {} of {} ({share:.1} %)", sol.objective.cross_traffic, total)
+    let traffic = if a.platform.is_uniform() {
+        let share = if total == 0 { 0.0 } else { sol.cross_traffic as f64 * 100.0 / total as f64 };
+        format!("cross-core traffic {} of {} ({share:.1} %)", sol.cross_traffic, total)
     } else {
-        format!(
-            "topology-weighted traffic {} (traffic x core distance; total traffic {total})",
-            sol.objective.cross_traffic
-        )
+        format!("topology-weighted traffic {} (traffic x core distance; total traffic {total})", sol.cross_traffic)
     };
-    let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", r.platform.describe(), sol.method);
-    let tasks_on = |c: usize| sol.placement.core_of.iter().filter(|&&x| x as usize == c).count();
-    for run in core_lines(r.cost.core_utilisation.len(), |c| tasks_on(c) > 0) {
+    let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", a.platform.describe(), sol.method);
+    let tasks_on = |c: usize| p.iter().filter(|x| usize::from(x.core) == c).count();
+    for run in core_lines(a.cost.core_utilisation.len(), |c| tasks_on(c) > 0) {
         match run {
             CoreLine::One(c) => {
-                let (u, n) = (r.cost.core_utilisation[c], tasks_on(c));
+                let (u, n) = (a.cost.core_utilisation[c], tasks_on(c));
                 let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", u * 100.0);
             }
             CoreLine::Unused(first, last) => {
@@ -91,10 +83,10 @@ pub fn summary(r: &Report<'_>) -> String {
     }
     // Limits are in ns of the traced core; shown as load of each core.
     let percent = |c: usize| {
-        let l = r.cost.core_limit_ns[c] as f64 / r.platform.speed.get(c).copied().unwrap_or(1.0);
-        format!("{:.1}", l * 100.0 / r.problem.horizon_ns.max(1) as f64)
+        let l = a.cost.core_limit_ns[c] as f64 / a.platform.speed.get(c).copied().unwrap_or(1.0);
+        format!("{:.1}", l * 100.0 / a.graph.duration_ns.max(1) as f64)
     };
-    let limits: Vec<String> = (0..r.cost.core_limit_ns.len()).map(percent).collect();
+    let limits: Vec<String> = (0..a.cost.core_limit_ns.len()).map(percent).collect();
     let limit = if limits.iter().all(|l| *l == limits[0]) {
         format!("{} % load per core", limits[0])
     } else {
@@ -103,28 +95,30 @@ pub fn summary(r: &Report<'_>) -> String {
     let _ = writeln!(
         s,
         "imbalance {:.1} % (limit: {limit}){}{}",
-        r.cost.imbalance * 100.0,
-        if p.pinned.iter().any(Option::is_some) { "; * = pinned" } else { "" },
-        if p.has_core_subsets() { "; + = restricted cores" } else { "" }
+        a.cost.imbalance * 100.0,
+        if p.iter().any(|x| x.pinned) { "; * = pinned" } else { "" },
+        if p.iter().any(|x| x.restricted) { "; + = restricted cores" } else { "" }
     );
     for note in &sol.notes {
         let _ = writeln!(s, "note: {note}");
     }
-    replay_table(&mut s, r);
+    replay_table(&mut s, a);
     s
 }
 
 /// The single core / SMP / AMP comparison.
-fn replay_table(s: &mut String, r: &Report<'_>) {
-    let Some(single) = r.replay.iter().find(|o| o.policy == corera_replay::Policy::Single) else { return };
+fn replay_table(s: &mut String, a: &Analysis) {
+    if a.replay.single().is_none() {
+        return;
+    }
     let ms = |ns: f64| ns / 1e6;
     let _ = writeln!(
         s,
         "\nreplay of the traced jobs: {:<16} {:>5} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>10} {:>7}",
         "policy", "cores", "RUNNING s", "READY s", "resp ms", "READY", "resp", "migr.", "x-core msg", "rate"
     );
-    for o in r.replay {
-        let (ready, resp) = o.improvement_over(single);
+    for run in &a.replay.policies {
+        let o = &run.outcome;
         let _ = writeln!(
             s,
             "{:26} {:<16} {:>5} {:>10.3} {:>10.3} {:>9} {:>6.1}% {:>7.1}% {:>8} {:>10} {:>6.1}%",
@@ -138,15 +132,16 @@ fn replay_table(s: &mut String, r: &Report<'_>) {
             } else {
                 "-".to_string()
             },
-            ready,
-            resp,
+            run.ready_improvement_pct,
+            run.response_improvement_pct,
             o.migrations,
             o.cross_core_messages,
             o.sustained_rate * 100.0
         );
     }
-    let _ = writeln!(s, "(READY and resp columns with %: improvement over single core)");
-    let behind: Vec<&str> = r.replay.iter().filter(|o| !o.keeps_up()).map(|o| o.policy.label()).collect();
+    let _ = writeln!(s, "(READY and resp columns with %: improvement over single core, positive is better)");
+    let behind: Vec<&str> =
+        a.replay.policies.iter().filter(|r| !r.outcome.keeps_up()).map(|r| r.outcome.policy.label()).collect();
     let _ = writeln!(
         s,
         "(rate: share of the recorded input rate sustained; {})",

@@ -5,7 +5,8 @@ use corera_search::{Options, portfolio};
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{FormatChoice, ReadOptions, TraceSummary, read};
 
-use crate::{CHeader, Emitter, Json, Report, c_identifiers, summary};
+use crate::records::{Analysis, Input, Results};
+use crate::{CHeader, Emitter, Json, c_identifiers, read_analysis, summary};
 
 #[test]
 fn c_identifiers_are_valid_unique_and_deterministic() {
@@ -18,7 +19,7 @@ task 1 task 3 Net Rx\ntask 2 task 2 Parser\ntask 3 task 1 \"Quoted\"\ntask 4 isr
 0 0 rdy 1\n0 0 in 1\n5 0 send 1 q 64\n10 0 out 1 done\n10 0 rdy 2\n10 0 in 2\n10 0 recv 2 q 64\n\
 15 0 ienter 4\n16 0 iexit 4\n30 0 send 2 r 8\n40 0 out 2 done\n40 0 rdy 3\n40 0 in 3\n40 0 recv 3 r 8\n70 0 out 3 done\n";
 
-fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
+fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
     let parsed = read(&mut LOG.as_bytes(), FormatChoice::Auto, &ReadOptions::new("demo.log")).unwrap();
     let summary = TraceSummary::of(&parsed.trace);
     let (graph, warnings) = TaskGraph::build(&parsed.trace).unwrap();
@@ -26,10 +27,8 @@ fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
     let problem = Problem::from_graph(&graph, &platform, &Constraints::default()).unwrap();
     let solution = portfolio(&problem, &platform, &Options::default()).unwrap();
     let cost = Cost::of(&problem, &platform, &solution.placement);
-    let report = Report {
-        input_name: "demo.log",
-        format: parsed.format,
-        source: parsed.source,
+    let report = Analysis::new(&Results {
+        input: Input::new("demo.log", parsed.format, parsed.source),
         trace: &summary,
         graph: &graph,
         platform: &platform,
@@ -39,7 +38,7 @@ fn with_report<T>(f: impl FnOnce(&Report<'_>) -> T) -> T {
         warnings: &warnings,
         replay: &[],
         replay_tasks: &[],
-    };
+    });
     f(&report)
 }
 
@@ -53,13 +52,16 @@ fn header_snapshot() {
 fn json_has_schema_version_first_and_the_placement() {
     let bytes = with_report(|r| Json.emit(r));
     let text = String::from_utf8(bytes).unwrap();
-    assert!(text.starts_with("{\n  \"schema_version\": 2,"), "{text}");
+    assert!(text.starts_with("{\n  \"schema_version\": 3,"), "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["placement"].as_array().unwrap().len(), 4);
     assert_eq!(v["placement"][3]["task"], "Irq");
     assert_eq!(v["placement"][3]["pinned"], true);
     assert_eq!(v["search"]["proven_optimal"], true);
     assert_eq!(v["input"]["bytes"], LOG.len());
+    // The record reads back to itself, and prints the same bytes again.
+    let back = read_analysis(&text).unwrap();
+    assert_eq!(String::from_utf8(Json.emit(&back)).unwrap(), text);
 }
 
 #[test]

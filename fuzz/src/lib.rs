@@ -1,7 +1,7 @@
 //! What every fuzz target checks: a reader never panics, strict or lenient,
 //! and whatever it accepts holds the model's invariants.
 
-use corera_trace_ingest::{FormatChoice, ReadOptions, read};
+use corera_trace_ingest::{FormatChoice, ReadOptions, Schedule, read};
 
 /// Reads `data` with `choice` (strict and lenient) and with detection.
 pub fn check(data: &[u8], choice: FormatChoice) {
@@ -15,6 +15,11 @@ pub fn check(data: &[u8], choice: FormatChoice) {
             assert!(t.events.iter().all(|e| (e.task as usize) < t.tasks.len()));
             assert!(t.events.iter().all(|e| e.peer == u32::MAX || (e.peer as usize) < t.tasks.len()));
             assert!(t.events.iter().all(|e| e.object == u32::MAX || (e.object as usize) < t.objects.len()));
+            // The job model accepts whatever a reader accepts, and its
+            // stretches stay within the trace.
+            let schedule = Schedule::of(t);
+            let end = t.duration();
+            assert!(schedule.tasks.iter().flat_map(|s| &s.running).all(|r| r.start_ns <= r.end_ns && r.end_ns <= end));
         }
     }
     // Detection must not panic either.

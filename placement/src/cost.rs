@@ -1,6 +1,6 @@
 //! The cost model: what a placement costs.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{Placement, Platform, Problem};
 
@@ -8,7 +8,7 @@ use crate::{Placement, Platform, Problem};
 /// above each core's limit (its balance share, capped by its capacity;
 /// summed over cores), then the cross-core traffic. A placement that meets the balance limit always beats one that
 /// does not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Objective {
     /// Load above the balance limit, summed over cores, in ns.
     pub overload_ns: u64,
@@ -18,7 +18,7 @@ pub struct Objective {
 }
 
 /// A full evaluation of a placement.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cost {
     /// The minimised objective.
     pub objective: Objective,

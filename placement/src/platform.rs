@@ -11,7 +11,8 @@ pub const DEFAULT_BALANCE_TOLERANCE: f64 = 0.10;
 /// A multicore target: `cores` cores, each with a speed relative to the
 /// core the trace was recorded on, and a distance between every two cores
 /// that scales the cost of traffic between them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "PlatformFields")]
 pub struct Platform {
     /// What the platform is, as `--platform` takes it where possible: `2`,
     /// `rp2`, `mesh:8x8`, `clusters:2x4:1,10`, or a platform file's name.
@@ -25,17 +26,59 @@ pub struct Platform {
     /// Balance tolerance ε: a core's load may exceed an equal share of the
     /// total load by this fraction (default [`DEFAULT_BALANCE_TOLERANCE`]).
     pub balance_tolerance: f64,
-    /// Distance between cores, row-major `cores × cores`, 0 on the
-    /// diagonal: traffic between tasks on cores a and b costs
-    /// `weight × distance[a][b]`. Left out of JSON (the name says it).
-    #[serde(skip)]
-    pub distance: Vec<u32>,
     /// Speed of each core relative to the traced core (default 1.0 each):
     /// a task that ran for 10 ms on the traced core needs 5 ms on a core
     /// of speed 2. Balance shares and capacities scale with speed.
     pub speed: Vec<f64>,
     /// Costs of crossing cores in the replay.
     pub costs: Costs,
+    /// Distance between cores, row-major `cores × cores`, 0 on the
+    /// diagonal: traffic between tasks on cores a and b costs
+    /// `weight × distance[a][b]`. In JSON, a list of rows.
+    #[serde(serialize_with = "rows")]
+    pub distance: Vec<u32>,
+}
+
+/// The distance matrix as rows.
+fn rows<S: serde::Serializer>(distance: &[u32], s: S) -> Result<S::Ok, S::Error> {
+    let k = distance.len().isqrt();
+    s.collect_seq(distance.chunks(k.max(1)))
+}
+
+/// A platform as JSON holds it, checked before it becomes a [`Platform`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlatformFields {
+    name: String,
+    cores: CoreId,
+    capacity: Vec<f64>,
+    balance_tolerance: f64,
+    speed: Vec<f64>,
+    costs: Costs,
+    distance: Vec<Vec<u32>>,
+}
+
+impl TryFrom<PlatformFields> for Platform {
+    type Error = PlatformError;
+
+    fn try_from(f: PlatformFields) -> Result<Platform, PlatformError> {
+        let mut p = Platform::from_matrix(&f.distance)?;
+        if p.cores != f.cores {
+            return Err(PlatformError::File(format!(
+                "`cores` is {} but the distance matrix has {} rows",
+                f.cores, p.cores
+            )));
+        }
+        p.name = f.name;
+        p.capacity = PerCore::List(f.capacity).values("capacity", p.cores, |c| c > 0.0 && c <= 1.0, "(0, 1]")?;
+        p.speed = PerCore::List(f.speed).values("speed", p.cores, |s| s > 0.0 && s <= 1000.0, "(0, 1000]")?;
+        if !(0.0..=10.0).contains(&f.balance_tolerance) {
+            return Err(PlatformError::File(format!("balance {} must be in [0, 10]", f.balance_tolerance)));
+        }
+        p.balance_tolerance = f.balance_tolerance;
+        p.costs = f.costs;
+        Ok(p)
+    }
 }
 
 /// Costs of crossing cores in the replay, from the platform file

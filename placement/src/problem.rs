@@ -4,7 +4,6 @@ use corera_task_graph::TaskGraph;
 use corera_trace_ingest::TaskKind;
 use serde::Serialize;
 
-use crate::constraints::Rule;
 use crate::{Constraints, CoreId, Placement, Platform};
 
 /// Constraints that no placement can meet, or that name what is not there.
@@ -104,7 +103,7 @@ pub struct Problem {
 impl Problem {
     /// Up to three task names like `given` (equal but for case, or
     /// containing it), as a hint for a misspelt constraint.
-    fn similar_names(names: &[String], given: &str) -> String {
+    pub(crate) fn similar_names(names: &[String], given: &str) -> String {
         let lower = given.to_lowercase();
         let like: Vec<String> = names
             .iter()
@@ -195,191 +194,6 @@ impl Problem {
         let isr: Vec<bool> = placeable.iter().map(|t| t.kind == TaskKind::Isr).collect();
         problem.apply(platform, constraints, &isr)?;
         Ok(problem)
-    }
-
-    /// Applies `constraints` (and the default pin of the tasks marked in
-    /// `isr` to core 0), checking that they can all hold.
-    ///
-    /// # Errors
-    /// As [`Problem::from_graph`].
-    pub fn apply(
-        &mut self,
-        platform: &Platform,
-        constraints: &Constraints,
-        isr: &[bool],
-    ) -> Result<(), PlacementError> {
-        let n = self.len();
-        let k = usize::from(platform.cores);
-        let describe = |rule: Rule| constraints.describe(rule, &self.names);
-        let lookup = |task: &str, rule: Rule| {
-            self.names.iter().position(|name| name == task).ok_or_else(|| PlacementError::UnknownTask {
-                rule: describe(rule),
-                task: task.to_string(),
-                hint: Problem::similar_names(&self.names, task),
-            })
-        };
-        let check_cores = |cores: &[CoreId], rule: Rule| match cores.iter().find(|&&c| usize::from(c) >= k) {
-            Some(_) => Err(PlacementError::NoSuchCore { rule: describe(rule), last: platform.cores - 1 }),
-            None if cores.is_empty() => {
-                Err(PlacementError::Usage { rule: describe(rule), problem: "name at least one core".into() })
-            }
-            None => Ok(()),
-        };
-        let mut allowed: Vec<Vec<bool>> = vec![vec![true; k]; n];
-        let mut why: Vec<Vec<Rule>> = vec![Vec::new(); n];
-        let mut user_pinned = vec![false; n];
-        for (r, pin) in constraints.pin.iter().enumerate() {
-            let i = lookup(&pin.task, Rule::Pin(r))?;
-            check_cores(&pin.cores, Rule::Pin(r))?;
-            for (c, ok) in allowed[i].iter_mut().enumerate() {
-                *ok &= pin.cores.contains(&(c as CoreId));
-            }
-            why[i].push(Rule::Pin(r));
-            user_pinned[i] = true;
-        }
-        for i in (0..n).filter(|&i| isr.get(i) == Some(&true) && !user_pinned[i]) {
-            allowed[i].iter_mut().skip(1).for_each(|ok| *ok = false);
-            why[i].push(Rule::IsrDefault(i as u32));
-        }
-        for (r, forbid) in constraints.forbid.iter().enumerate() {
-            let i = lookup(&forbid.task, Rule::Forbid(r))?;
-            check_cores(&forbid.cores, Rule::Forbid(r))?;
-            for &c in &forbid.cores {
-                allowed[i][usize::from(c)] = false;
-            }
-            why[i].push(Rule::Forbid(r));
-        }
-        for i in 0..n {
-            if !allowed[i].contains(&true) {
-                return Err(PlacementError::Conflict {
-                    reason: format!("no core is left for `{}`", self.names[i]),
-                    rules: why[i].iter().map(|&r| describe(r)).collect(),
-                });
-            }
-        }
-        // Groups kept together: union-find, then one allowed set per group.
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn root(parent: &mut [usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                parent[i] = parent[parent[i]];
-                i = parent[i];
-            }
-            i
-        }
-        let mut group_rules: Vec<Vec<Rule>> = vec![Vec::new(); n];
-        let at_least_two = |names: &[String], rule: Rule| {
-            if names.len() < 2 {
-                return Err(PlacementError::Usage { rule: describe(rule), problem: "name at least two tasks".into() });
-            }
-            Ok(())
-        };
-        for (r, names) in constraints.together.iter().enumerate() {
-            at_least_two(names, Rule::Together(r))?;
-            let first = lookup(&names[0], Rule::Together(r))?;
-            for name in &names[1..] {
-                let i = lookup(name, Rule::Together(r))?;
-                let (a, b) = (root(&mut parent, first), root(&mut parent, i));
-                if a != b {
-                    parent[b] = a;
-                    let moved = std::mem::take(&mut group_rules[b]);
-                    group_rules[a].extend(moved);
-                }
-            }
-            let a = root(&mut parent, first);
-            group_rules[a].push(Rule::Together(r));
-        }
-        let roots: Vec<usize> = (0..n).map(|i| root(&mut parent, i)).collect();
-        let mut groups: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for i in 0..n {
-            groups[roots[i]].push(i as u32);
-        }
-        for (g, members) in groups.iter().enumerate().filter(|(_, m)| m.len() > 1) {
-            let shared: Vec<bool> = (0..k).map(|c| members.iter().all(|&i| allowed[i as usize][c])).collect();
-            let mut rules: Vec<String> = group_rules[g].iter().map(|&r| describe(r)).collect();
-            rules.extend(members.iter().flat_map(|&i| why[i as usize].iter().map(|&r| describe(r))));
-            rules.dedup();
-            let list = members.iter().map(|&i| format!("`{}`", self.names[i as usize])).collect::<Vec<_>>().join(", ");
-            if !shared.contains(&true) {
-                return Err(PlacementError::Conflict {
-                    reason: format!("{list} must share a core, but no core is allowed for all of them"),
-                    rules,
-                });
-            }
-            if self.horizon_ns > 0 {
-                let load: u64 = members.iter().map(|&i| self.load[i as usize]).sum();
-                let best = (0..k)
-                    .filter(|&c| shared[c])
-                    .map(|c| platform.capacity[c] * platform.speed[c] * self.horizon_ns as f64)
-                    .fold(0.0, f64::max);
-                if load as f64 > best {
-                    return Err(PlacementError::Conflict {
-                        reason: format!(
-                            "{list} must share a core but need {:.1} % of the traced core, more than any allowed \
-                             core can give",
-                            load as f64 * 100.0 / self.horizon_ns as f64
-                        ),
-                        rules,
-                    });
-                }
-            }
-            for &i in members {
-                allowed[i as usize].clone_from(&shared);
-            }
-            self.together.push(members.clone());
-        }
-        // Tasks kept apart, extended to the groups they belong to.
-        let mut apart: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (r, names) in constraints.apart.iter().enumerate() {
-            at_least_two(names, Rule::Apart(r))?;
-            let tasks: Vec<usize> = names.iter().map(|t| lookup(t, Rule::Apart(r))).collect::<Result<_, _>>()?;
-            for (x, &a) in tasks.iter().enumerate() {
-                for &b in &tasks[x + 1..] {
-                    if roots[a] == roots[b] {
-                        let mut rules = vec![describe(Rule::Apart(r))];
-                        rules.extend(group_rules[roots[a]].iter().map(|&r| describe(r)));
-                        let reason = if a == b {
-                            format!("`{}` is named twice", self.names[a])
-                        } else {
-                            format!("`{}` and `{}` must share a core and run apart", self.names[a], self.names[b])
-                        };
-                        return Err(PlacementError::Conflict { reason, rules });
-                    }
-                    for &p in &groups[roots[a]] {
-                        for &q in &groups[roots[b]] {
-                            apart[p as usize].push(q);
-                            apart[q as usize].push(p);
-                        }
-                    }
-                }
-            }
-            // Pigeonhole: the tasks need as many distinct cores as there are
-            // distinct groups among them.
-            let mut distinct: Vec<usize> = tasks.iter().map(|&t| roots[t]).collect();
-            distinct.sort_unstable();
-            distinct.dedup();
-            let usable = (0..k).filter(|&c| tasks.iter().any(|&t| allowed[t][c])).count();
-            if usable < distinct.len() {
-                let mut rules = vec![describe(Rule::Apart(r))];
-                rules.extend(tasks.iter().flat_map(|&t| why[t].iter().map(|&r| describe(r))));
-                rules.dedup();
-                return Err(PlacementError::Conflict {
-                    reason: format!(
-                        "{} tasks must run on different cores, but only {usable} cores are allowed for them",
-                        distinct.len()
-                    ),
-                    rules,
-                });
-            }
-        }
-        for list in &mut apart {
-            list.sort_unstable();
-            list.dedup();
-        }
-        self.apart = apart;
-        for (i, mask) in allowed.into_iter().enumerate() {
-            self.restrict(i, mask);
-        }
-        self.check_pins(platform)
     }
 
     /// Sets the cores task `i` may use (all `true`: any core).
@@ -562,7 +376,7 @@ impl Problem {
         fixed
     }
 
-    fn check_pins(&self, platform: &Platform) -> Result<(), PlacementError> {
+    pub(crate) fn check_pins(&self, platform: &Platform) -> Result<(), PlacementError> {
         if self.horizon_ns == 0 {
             return Ok(());
         }

@@ -38,7 +38,8 @@ mod sim;
 mod workload;
 
 pub use corera_placement::Costs;
-pub use extract::{Action, Job, Phase, Release, Replay, ReplayTask};
+pub use corera_trace_ingest::{Action, Job, Phase, Release};
+pub use extract::{Replay, ReplayTask};
 pub use generate::generate;
 pub use sim::{Flow, KEEPS_UP, Outcome, Policy, Segment, Setup, TaskResult, simulate};
 pub use workload::{ActionSpec, TaskSpec, Workload, WorkloadError};

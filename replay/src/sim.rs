@@ -9,12 +9,14 @@
 //! time slicing).
 
 use corera_placement::Platform;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::extract::{Action, Release, Replay};
+use corera_trace_ingest::{Action, Release, ResponseStats};
+
+use crate::extract::Replay;
 
 /// How tasks are put on cores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Policy {
     /// Everything on core 0.
@@ -30,6 +32,20 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// Every policy: the one list the CLI's `--policy` values and the
+    /// book's policy table come from.
+    pub const ALL: [Policy; 4] = [Policy::Single, Policy::Smp, Policy::SmpLeastLoaded, Policy::Amp];
+
+    /// One line for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            Policy::Single => "All tasks on one core, fixed-priority preemptive",
+            Policy::Smp => "Global fixed-priority scheduling with migration",
+            Policy::SmpLeastLoaded => "Each job on the least-loaded core when it is released",
+            Policy::Amp => "Partitioned fixed-priority scheduling from a placement",
+        }
+    }
+
     /// How reports name it.
     pub fn label(self) -> &'static str {
         match self {
@@ -52,7 +68,7 @@ impl Policy {
 }
 
 /// A task's results under one policy.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskResult {
     /// Task name.
     pub name: String,
@@ -75,7 +91,7 @@ pub struct TaskResult {
 }
 
 /// One stretch of a task running on a core.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Segment {
     /// Core.
     pub core: u16,
@@ -88,7 +104,7 @@ pub struct Segment {
 }
 
 /// A signal from one task to another, for timeline arrows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Flow {
     /// Sending task (replay index).
     pub from_task: u32,
@@ -103,7 +119,7 @@ pub struct Flow {
 }
 
 /// What a policy achieved.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The policy.
     pub policy: Policy,
@@ -374,7 +390,7 @@ impl Sim<'_> {
         let phase = &job.phases[self.phase[i]];
         let at = match phase.release {
             Release::Timer(at) => at,
-            Release::Signal => self.fired[self.phase_base[i][self.job[i]] + self.phase[i]],
+            Release::Signal { .. } => self.fired[self.phase_base[i][self.job[i]] + self.phase[i]],
         };
         self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
         self.point[i] = phase.actions.get(self.next_action[i]).map_or(phase.exec_ns, |a| a.0);
@@ -534,7 +550,7 @@ impl Sim<'_> {
                 if self.phase[i] + 1 < t.jobs[self.job[i]].phases.len() {
                     self.phase[i] += 1;
                 } else {
-                    if t.jobs[self.job[i]].finished {
+                    if t.jobs[self.job[i]].finished() {
                         self.responses[i].push(now - self.job_release[i]);
                     }
                     self.phase[i] = 0;
@@ -760,12 +776,11 @@ impl Sim<'_> {
             let mut r = std::mem::take(&mut self.responses[i]);
             jobs += r.len() as u64;
             res.jobs = r.len() as u64;
-            if !r.is_empty() {
-                all.extend_from_slice(&r);
-                r.sort_unstable();
-                res.response_mean_ns = Some(r.iter().sum::<u64>() / r.len() as u64);
-                res.response_p95_ns = Some(r[(r.len() * 95).div_ceil(100).saturating_sub(1)]);
-                res.response_max_ns = r.last().copied();
+            all.extend_from_slice(&r);
+            if let Some(stats) = ResponseStats::of(&mut r) {
+                res.response_mean_ns = Some(stats.mean_ns);
+                res.response_p95_ns = Some(stats.p95_ns);
+                res.response_max_ns = Some(stats.max_ns);
                 res.deadline_misses = self.r.tasks[i].period_ns.map(|p| r.iter().filter(|&&x| x > p).count() as u64);
             }
             self.out.running_ns += res.running_ns;

@@ -309,7 +309,7 @@ mod replay {
                 res.ready_ns,
                 t.recorded_ready_ns
             );
-            assert_eq!(res.jobs as usize, t.jobs.iter().filter(|j| j.finished).count(), "{}", t.name);
+            assert_eq!(res.jobs as usize, t.jobs.iter().filter(|j| j.finished()).count(), "{}", t.name);
         }
         assert!(o.ready_ns.abs_diff(recorded_ready) * 20 <= recorded_ready, "{} vs {recorded_ready}", o.ready_ns);
         assert_eq!((o.migrations, o.cross_core_messages, o.non_work_conserving_ns), (0, 0, 0));

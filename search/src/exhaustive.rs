@@ -23,7 +23,7 @@ use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
 use rayon::prelude::*;
 
 use crate::flow::CutBound;
-use crate::{SearchError, Solution, Solver, solution};
+use crate::{Note, SearchError, Solution, Solver, solution};
 
 /// Branch and bound over every placement, within a node budget.
 #[derive(Clone, Copy, Debug)]
@@ -453,30 +453,19 @@ impl Solver for Exhaustive {
             if outcome.complete { result.objective } else { outcome.lower_bound.min(result.objective) };
         result.notes.clear();
         if !outcome.complete {
-            result
-                .notes
-                .push(format!("node budget of {} reached: the placement is not proven optimal", self.node_budget));
+            result.notes.push(Note::NodeBudget { budget: self.node_budget, scaled_for_cores: None });
         }
         if result.objective.overload_ns > 0 {
-            let percent = |l: u64| format!("{:.1}", l as f64 * 100.0 / problem.horizon_ns.max(1) as f64);
+            let percent = |l: u64| l as f64 * 100.0 / problem.horizon_ns.max(1) as f64;
             let largest = limits.iter().copied().max().unwrap_or(0);
-            let too_big: Vec<String> = (0..problem.len())
-                .filter(|&i| problem.load[i] > largest)
-                .map(|i| format!("`{}` ({} %)", problem.names[i], percent(problem.load[i])))
-                .collect();
-            result.notes.push(format!(
-                "no placement {} every core within its load limit ({} % of the traced core){}; this one exceeds it \
-                 least{}",
-                if outcome.complete { "keeps" } else { "that keeps" },
-                limits.iter().map(|&l| percent(l)).collect::<Vec<_>>().join(" / "),
-                if outcome.complete { "" } else { " was found" },
-                if too_big.is_empty() {
-                    String::new()
-                } else {
-                    let verb = if too_big.len() == 1 { "exceeds" } else { "each exceed" };
-                    format!(": {} alone {verb} every core's limit", too_big.join(", "))
-                },
-            ));
+            result.notes.push(Note::Overloaded {
+                proven: outcome.complete,
+                limits_pct: limits.iter().map(|&l| percent(l)).collect(),
+                too_big: (0..problem.len())
+                    .filter(|&i| problem.load[i] > largest)
+                    .map(|i| (problem.names[i].clone(), percent(problem.load[i])))
+                    .collect(),
+            });
         }
         result.nodes = outcome.nodes;
         Ok(result)

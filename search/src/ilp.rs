@@ -28,7 +28,7 @@ use std::time::Instant;
 use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
 use good_lp::{Expression, ProblemVariables, Variable, variable};
 
-use crate::{SearchError, Solution, Solver, solution};
+use crate::{Note, SearchError, Solution, Solver, solution};
 
 /// The ILP, with a time limit.
 #[derive(Clone, Copy, Debug)]
@@ -280,14 +280,14 @@ impl Solver for Ilp {
             _ => incumbent.clone(),
         };
         let seconds = started.elapsed().as_secs_f64();
-        best.notes.push(format!("ILP ({ILP_BACKEND}): {} after {seconds:.2} s", result.status));
+        best.notes.push(Note::Ilp { backend: ILP_BACKEND, status: result.status.clone(), seconds });
         if claim_holds {
             best.proven_optimal = true;
             best.lower_bound = best.objective;
         } else if result.optimal && !point_found && !balanced {
             // Proven: no placement keeps every core within its limit.
             best.lower_bound = best.lower_bound.max(Objective { overload_ns: 1, cross_traffic: 0 });
-            best.notes.push("no placement keeps every core within its load limit".into());
+            best.notes.push(Note::IlpNoBalancedPlacement);
         } else if let Some(bound) = result.bound {
             // Integer weights: the optimum is at least the bound rounded up.
             let bound = (bound - 1e-6).ceil().max(0.0) as u64;

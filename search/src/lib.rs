@@ -52,11 +52,12 @@ mod greedy;
 mod highs;
 mod ilp;
 mod multilevel;
+mod note;
 mod pareto;
+mod portfolio;
 mod refine;
 
 use corera_placement::{Cost, Objective, Placement, Platform, Problem};
-use serde::Serialize;
 
 pub use anneal::Annealer;
 pub use exhaustive::Exhaustive;
@@ -64,10 +65,11 @@ pub use gray::GrayCode;
 pub use greedy::Greedy;
 pub use ilp::{ILP_BACKEND, Ilp};
 pub use multilevel::Multilevel;
+pub use note::Note;
 pub use pareto::{ParetoPoint, pareto, weighted_choice};
 
 /// The result of a search.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
     /// The best placement found (free cores numbered in order of first use).
     pub placement: Placement,
@@ -84,7 +86,7 @@ pub struct Solution {
     /// annealing move attempts, summed over methods.
     pub nodes: u64,
     /// Notes for the user (relaxed limits, budgets hit).
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     /// Seed of the randomised methods.
     pub seed: u64,
 }
@@ -163,22 +165,6 @@ pub fn portfolio_node_budget(budget: u64, cores: u16) -> u64 {
     if k <= 8 { budget } else { (budget * 64 / (k * k)).max(1) }
 }
 
-/// Move attempts the portfolio's annealing makes in all (restarts × tasks
-/// × steps per task), at least 8 restarts: about a second on two cores.
-const ANNEAL_BUDGET: u64 = 20_000_000;
-
-/// Move attempts of the second, longer annealing the portfolio runs when
-/// the exhaustive search proved nothing on a task-sized problem (at most
-/// [`EXHAUSTIVE_MAX_TASKS`] tasks): about three seconds on two cores. On the
-/// 100-task, 8-core instances of `shared/data/graphs/tasks` it lowered the
-/// cut from 3,106 / 2,968 to 2,871 / 2,859 (ten times the budget of the
-/// first annealing, in chains ten times as long).
-const LONG_ANNEAL_BUDGET: u64 = 180_000_000;
-
-/// Move attempts per task in one chain of the long annealing (fewer when
-/// that would leave fewer than 8 chains).
-const LONG_ANNEAL_STEPS_PER_TASK: u64 = 20_000;
-
 /// Options of the portfolio.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -241,6 +227,48 @@ pub enum Method {
     Ilp,
 }
 
+impl Method {
+    /// Every method: the one list the CLI's `--method` values and the
+    /// book's method list come from.
+    pub const ALL: [Method; 7] = [
+        Method::Portfolio,
+        Method::Greedy,
+        Method::Multilevel,
+        Method::Anneal,
+        Method::Exhaustive,
+        Method::Enumerate,
+        Method::Ilp,
+    ];
+
+    /// The `--method` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Portfolio => "auto",
+            Method::Greedy => "greedy",
+            Method::Multilevel => "multilevel",
+            Method::Anneal => "anneal",
+            Method::Exhaustive => "exhaustive",
+            Method::Enumerate => "enumerate",
+            Method::Ilp => "ilp",
+        }
+    }
+
+    /// One line for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            Method::Portfolio => "Greedy and METIS, annealing from them, then exhaustive search",
+            Method::Greedy => "Greedy construction and single-task moves only",
+            Method::Multilevel => "METIS k-way partitioning mapped onto the topology",
+            Method::Anneal => "Simulated annealing from the greedy placement",
+            Method::Exhaustive => "Branch and bound from the greedy placement",
+            Method::Enumerate => "Gray-code enumeration of every placement (2 identical cores, at most 36 tasks)",
+            Method::Ilp => {
+                "Integer linear programming from the greedy placement (HiGHS or microlp), within --time-limit"
+            }
+        }
+    }
+}
+
 /// Runs `method` with `options` (seed, node budget). Groups of tasks kept
 /// together are searched as one task each; the answer is checked against
 /// every constraint.
@@ -278,7 +306,7 @@ fn solve_method(
 ) -> Result<Solution, SearchError> {
     let greedy = || Greedy.solve(problem, platform, None);
     match method {
-        Method::Portfolio => run_portfolio(problem, platform, options),
+        Method::Portfolio => portfolio::Portfolio::new(problem, platform, options).run(),
         Method::Greedy => greedy(),
         Method::Multilevel => Multilevel { seed: options.seed }.solve(problem, platform, None),
         Method::Anneal => Annealer { seed: options.seed, ..Annealer::default() }.solve(problem, platform, None),
@@ -301,131 +329,6 @@ fn solve_method(
 /// As [`solve`].
 pub fn portfolio(problem: &Problem, platform: &Platform, options: &Options) -> Result<Solution, SearchError> {
     solve(Method::Portfolio, problem, platform, options)
-}
-
-fn run_portfolio(problem: &Problem, platform: &Platform, options: &Options) -> Result<Solution, SearchError> {
-    let started = std::time::Instant::now();
-    let tell = |stage: &str, best: &Solution| {
-        if let Some(p) = &options.progress {
-            (p.0)(stage, best.objective, best.lower_bound);
-        }
-    };
-    let greedy = Greedy.solve(problem, platform, None)?;
-    tell("greedy", &greedy);
-    let metis = Multilevel { seed: options.seed }.solve(problem, platform, Some(&greedy))?;
-    // Placements that break a constraint rank after all that do not.
-    let rank = |s: &Solution| (!problem.violations(&s.placement).is_empty(), s.objective);
-    let (start, greedy_or_metis_other) = if rank(&metis) < rank(&greedy) { (metis, greedy) } else { (greedy, metis) };
-    tell("multilevel", &start);
-    // Large task sets get fewer annealing steps per task, so that the whole
-    // search stays within seconds.
-    let steps_per_task = Annealer::default().steps_per_task.min(600_000 / problem.len().max(1) as u64).max(50);
-    // Restarts alternate between the two starting points.
-    let starts = [start.placement.core_of.clone(), greedy_or_metis_other.placement.core_of.clone()];
-    // Small task sets get many restarts (the walk's result varies much with
-    // its random stream): about 20 million move attempts in all.
-    let restarts = (ANNEAL_BUDGET / (steps_per_task * problem.len().max(1) as u64)).clamp(8, 256) as u32;
-    let annealed = Annealer { seed: options.seed, steps_per_task, restarts }.solve_from(problem, platform, &starts);
-    // The best heuristic answer is the incumbent the exact search must
-    // beat; ties go to the earlier (cheaper) method.
-    let heuristic = if rank(&annealed) < rank(&start) { annealed } else { start };
-    // FM passes polish the annealed answer (annealing takes few steps per
-    // task on large graphs).
-    let heuristic = {
-        let mut core_of = heuristic.placement.core_of.clone();
-        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
-        if crate::refine::refine(problem, platform, &mut core_of, &limits) > 0 {
-            let refined = solution(problem, platform, Placement::new(core_of), "refinement", 0);
-            if rank(&refined) < rank(&heuristic) { Solution { nodes: heuristic.nodes, ..refined } } else { heuristic }
-        } else {
-            heuristic
-        }
-    };
-    tell("annealing", &heuristic);
-    let mut best = if problem.len() > EXHAUSTIVE_MAX_TASKS {
-        let mut best = heuristic;
-        best.notes.push(format!(
-            "{} tasks: too many for the exhaustive search (at most {EXHAUSTIVE_MAX_TASKS}); no optimality proof",
-            problem.len()
-        ));
-        best
-    } else {
-        let node_budget = portfolio_node_budget(options.node_budget, platform.cores);
-        let mut exact = Exhaustive { node_budget }.solve(problem, platform, Some(&heuristic))?;
-        if node_budget < options.node_budget {
-            for note in exact.notes.iter_mut().filter(|n| n.starts_with("node budget")) {
-                note.push_str(&format!(
-                    " (on {} cores the exhaustive stage gets --node-budget x (8/{})^2)",
-                    platform.cores, platform.cores
-                ));
-            }
-        }
-        let mut best = if rank(&exact) < rank(&heuristic) { exact.clone() } else { heuristic.clone() };
-        best.proven_optimal = exact.proven_optimal;
-        best.lower_bound = exact.lower_bound;
-        best.nodes = heuristic.nodes + exact.nodes;
-        best.notes = exact.notes;
-        best
-    };
-    tell("exhaustive", &best);
-    // Unproven and task-sized: a longer annealing from the best so far.
-    if !best.proven_optimal && problem.len() <= EXHAUSTIVE_MAX_TASKS && problem.len() > 1 {
-        let n = problem.len() as u64;
-        // A move costs more on many cores: beyond 8, the budget shrinks in
-        // proportion, keeping the stage's time near three seconds.
-        let budget = LONG_ANNEAL_BUDGET * 8 / u64::from(platform.cores).max(8);
-        let steps_per_task = LONG_ANNEAL_STEPS_PER_TASK.min(budget / (8 * n)).max(50);
-        let restarts = (budget / (steps_per_task * n)).clamp(8, 256) as u32;
-        let seed = options.seed ^ 0x4c4f_4e47;
-        let long = Annealer { seed, steps_per_task, restarts }.solve_from(
-            problem,
-            platform,
-            &[best.placement.core_of.clone()],
-        );
-        let mut core_of = long.placement.core_of.clone();
-        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
-        crate::refine::refine(problem, platform, &mut core_of, &limits);
-        let long = solution(problem, platform, Placement::new(core_of), "annealing", long.nodes);
-        if rank(&long) < rank(&best) {
-            let lower = best.lower_bound.min(long.objective);
-            best = Solution {
-                lower_bound: lower,
-                notes: std::mem::take(&mut best.notes),
-                nodes: best.nodes + long.nodes,
-                ..long
-            };
-            best.proven_optimal = best.lower_bound == best.objective;
-        } else {
-            best.nodes += long.nodes;
-        }
-        tell("long annealing", &best);
-    }
-    // With a time limit, the ILP gets what is left of it.
-    let left = options.time_limit.map(|t| t - started.elapsed().as_secs_f64());
-    if !best.proven_optimal
-        && let Some(left) = left
-    {
-        if left > 0.05 && problem.violations(&best.placement).is_empty() {
-            let ilp = Ilp { time_limit: Some(left), seed: options.seed }.solve(problem, platform, Some(&best))?;
-            let lower = best.lower_bound.max(ilp.lower_bound);
-            let nodes = best.nodes;
-            let mut notes = std::mem::take(&mut best.notes);
-            notes.retain(|n| !n.starts_with("node budget") || !ilp.proven_optimal);
-            notes.extend(ilp.notes.iter().filter(|n| n.starts_with("ILP")).cloned());
-            if ilp.objective < best.objective {
-                best = ilp;
-            }
-            best.lower_bound = lower.min(best.objective);
-            best.proven_optimal = best.lower_bound == best.objective;
-            best.nodes = nodes;
-            best.notes = notes;
-            tell("ilp", &best);
-        } else {
-            best.notes.push("time limit reached before the ILP could run".into());
-        }
-    }
-    best.seed = options.seed;
-    Ok(best)
 }
 
 /// Evaluates a placement into a [`Solution`] shell.

@@ -9,7 +9,6 @@
 //! to the granularity of the tolerances tried.
 
 use corera_placement::{Cost, Platform, Problem};
-use serde::Serialize;
 
 use crate::{Method, Options, SearchError, Solution, solve};
 
@@ -17,7 +16,7 @@ use crate::{Method, Options, SearchError, Solution, solve};
 const TOLERANCES: [f64; 11] = [0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5];
 
 /// One point of the front.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParetoPoint {
     /// The balance tolerance that gave it.
     pub balance_tolerance: f64,

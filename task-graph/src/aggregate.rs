@@ -95,7 +95,7 @@ pub(crate) fn tasks(tables: &Tables, n: usize) -> PolarsResult<TaskAggregates> {
         .agg([
             col("response").count().alias("jobs"),
             col("response").mean().alias("mean"),
-            col("response").quantile(lit(0.95), QuantileMethod::Higher).alias("p95"),
+            col("response").quantile(lit(0.95), QuantileMethod::Equiprobable).alias("p95"),
             col("response").max().alias("max"),
         ])
         .collect()?;

@@ -2,14 +2,14 @@
 
 use std::fmt::Write as _;
 
-use corera_trace_ingest::{TaskKind, Trace, Warning};
+use corera_trace_ingest::{Schedule, TaskKind, Trace, Warning};
 use petgraph::graph::UnGraph;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{aggregate, derive};
 
 /// Per-task behaviour measured from the trace.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskMetrics {
     /// Task id in the trace.
     pub id: u32,
@@ -58,7 +58,7 @@ pub const PERIOD_MIN_GAPS: u64 = 3;
 pub const PERIOD_MAX_CV: f64 = 0.10;
 
 /// Interactions from one task to another.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edge {
     /// Sending / notifying / waking task id.
     pub src: u32,
@@ -79,7 +79,7 @@ pub struct Edge {
 }
 
 /// Two tasks that use the same semaphores or mutexes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Affinity {
     /// Lower task id.
     pub a: u32,
@@ -112,13 +112,27 @@ pub struct GraphError(#[from] polars::error::PolarsError);
 
 impl TaskGraph {
     /// Builds the task graph of `trace`, with warnings about events that
-    /// did not fit the tasks' states.
+    /// did not fit the tasks' states: [`TaskGraph::from_schedule`] on the
+    /// schedule the trace records.
     ///
     /// # Errors
     /// Only if polars fails, which indicates a bug.
     pub fn build(trace: &Trace) -> Result<(TaskGraph, Vec<Warning>), GraphError> {
+        TaskGraph::from_schedule(trace, &Schedule::of(trace))
+    }
+
+    /// Builds the task graph of `trace` from its recorded `schedule`
+    /// (RUNNING, READY, jobs, response times and periods per task) and its
+    /// communication events (edges and affinities). The warnings are the
+    /// communication pass's, then the schedule's.
+    ///
+    /// # Errors
+    /// Only if polars fails, which indicates a bug.
+    pub fn from_schedule(trace: &Trace, schedule: &Schedule) -> Result<(TaskGraph, Vec<Warning>), GraphError> {
         let n = trace.tasks.len();
-        let (tables, warnings) = derive::derive(trace);
+        let mut tables = derive::Tables::of(schedule);
+        let mut warnings = derive::communication(trace, &mut tables);
+        warnings.extend(schedule.warnings.iter().cloned());
         let agg = aggregate::tasks(&tables, n)?;
         let duration_ns = trace.duration();
         let seconds = duration_ns as f64 / 1e9;

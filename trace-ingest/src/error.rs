@@ -137,7 +137,7 @@ pub(crate) fn clip(s: &str) -> String {
 }
 
 /// A recoverable oddity in the input, reported with its line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warning {
     /// 1-based line number (0 when not tied to one line).
     pub line: u64,

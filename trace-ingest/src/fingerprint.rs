@@ -2,16 +2,16 @@
 
 use std::io::{BufRead, Read};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Size and a 64-bit hash of an input, as read: enough to tell whether two
 /// outputs came from the same trace (not a cryptographic digest).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// Bytes read.
     pub bytes: u64,
     /// The hash of those bytes, as 16 hex digits (see [`Fingerprint::of`]).
-    #[serde(serialize_with = "hex")]
+    #[serde(serialize_with = "hex", deserialize_with = "unhex")]
     pub hash: u64,
     /// Bytes not yet hashed (fewer than 8), little-endian in the low bits.
     #[serde(skip)]
@@ -20,6 +20,12 @@ pub struct Fingerprint {
 
 fn hex<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{v:016x}"))
+}
+
+fn unhex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let text = String::deserialize(d)?;
+    u64::from_str_radix(&text, 16)
+        .map_err(|_| serde::de::Error::custom(format!("`{text}` is not a hash of 16 hex digits")))
 }
 
 const SEED: u64 = 0xcbf2_9ce4_8422_2325;

@@ -10,6 +10,9 @@
 //! - [`TraceFormat`]: the trait every reader implements; [`formats`] lists
 //!   them and [`read`] picks one by name or by looking at the first lines.
 //! - [`corera_log`]: corera's own text log, reader and writer.
+//! - [`Schedule`]: what each task did, from one pass over the events:
+//!   running and ready stretches, jobs split into phases, what released
+//!   them; the job model the task graph and the replay share.
 //! - [`ParseError`] names file, line and column; [`Warning`]s report
 //!   recoverable oddities with their line.
 //!
@@ -35,6 +38,7 @@ mod fingerprint;
 pub mod ftrace;
 mod lines;
 pub mod model;
+pub mod schedule;
 
 use std::io::{BufRead, Read};
 
@@ -44,6 +48,7 @@ pub use model::{
     Clock, Event, EventIter, EventKind, Events, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task,
     TaskId, TaskKind, Trace, TraceSummary,
 };
+pub use schedule::{Action, Job, Phase, Release, ResponseStats, Schedule, Stretch, TaskSchedule};
 
 /// A parsed trace and the warnings met on the way.
 #[derive(Debug)]
@@ -144,13 +149,51 @@ pub enum FormatChoice {
 }
 
 impl FormatChoice {
-    /// Every concrete format, in detection order.
+    /// Every concrete format, in detection order: the one list the CLI's
+    /// `--format` values, detection and the book's format lists come from.
     pub const ALL: [FormatChoice; 3] = [FormatChoice::CoreraLog, FormatChoice::Btf, FormatChoice::Ftrace];
+
+    /// The `--format` name (`auto` for [`FormatChoice::Auto`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatChoice::Auto => "auto",
+            FormatChoice::CoreraLog => corera_log::NAME,
+            FormatChoice::Btf => btf::NAME,
+            FormatChoice::Ftrace => ftrace::NAME,
+        }
+    }
+
+    /// One line for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            FormatChoice::Auto => "Guess from the first lines",
+            FormatChoice::CoreraLog => "corera's own log (`corera-log 1`)",
+            FormatChoice::Btf => "BTF (Best Trace Format), including the FreeRTOS-logger dialect",
+            FormatChoice::Ftrace => {
+                "Linux ftrace text: kernel/systrace, `trace-cmd report` (default or `-R`), `perf script`"
+            }
+        }
+    }
+
+    /// Its reference page in the book (`book/src/reference/<page>`).
+    pub fn page(self) -> &'static str {
+        match self {
+            FormatChoice::Auto => "cli.md",
+            FormatChoice::CoreraLog => "log-format.md",
+            FormatChoice::Btf => "btf.md",
+            FormatChoice::Ftrace => "ftrace.md",
+        }
+    }
+
+    /// The choice named `name`.
+    pub fn from_name(name: &str) -> Option<FormatChoice> {
+        std::iter::once(FormatChoice::Auto).chain(FormatChoice::ALL).find(|f| f.name() == name)
+    }
 }
 
-/// Names of the known formats, for `--format` and error messages.
-pub fn formats() -> &'static [&'static str] {
-    &[corera_log::NAME, btf::NAME, ftrace::NAME]
+/// Names of the known formats, in detection order, for messages.
+pub fn formats() -> Vec<&'static str> {
+    FormatChoice::ALL.iter().map(|f| f.name()).collect()
 }
 
 fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceFormat> {

@@ -7,7 +7,7 @@
 //! million events fits in about 2 GiB and can be handed to column-oriented
 //! code cheaply.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Index of a task in [`Trace::tasks`].
 pub type TaskId = u32;
@@ -18,7 +18,7 @@ pub type ObjectId = u32;
 pub const NONE: u32 = u32::MAX;
 
 /// What kind of schedulable entity a [`Task`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TaskKind {
     /// An RTOS task or thread.
@@ -626,7 +626,7 @@ impl Extend<Event> for Events {
 }
 
 /// A summary of a trace, for reports.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceSummary {
     /// Number of tasks (all kinds).
     pub tasks: usize,

@@ -4,6 +4,7 @@ mod btf;
 mod corera_log;
 mod ftrace;
 mod real;
+mod schedule;
 
 use crate::{FormatChoice, Parsed, ReadError, ReadOptions, read};
 

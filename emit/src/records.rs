@@ -1,0 +1,738 @@
+//! Every record corera writes or prints with `--json`, defined once.
+//!
+//! # Format
+//! Each record is one JSON object whose first field is `schema_version`
+//! ([`SCHEMA_VERSION`]), then `corera_version`. Fields are added, never
+//! renamed or removed, within a schema version; consumers must ignore
+//! unknown fields. The book's outputs page documents every field.
+//!
+//! | record | written by |
+//! |---|---|
+//! | [`Analysis`] | `analyze` (`analysis.json`, `--json`), `emit --target json` |
+//! | [`PlaceRecord`] | `place --json` |
+//! | [`ParetoRecord`] | `place --pareto --json` |
+//! | [`PartitionRecord`] | `place --graph --json` |
+//! | [`SimulateRecord`] | `simulate --json` |
+//! | [`WrittenRecord`] | `emit --json`, `gen --json` |
+//! | [`GraphRecord`] | `graph --json`, `graph -o` |
+//! | [`IngestRecord`] | `ingest --json` |
+//!
+//! A placement is always the same list of [`PlacedTask`]s under
+//! `placement`, so any record that carries one is a placement file for
+//! `--placement` ([`read_placement`]).
+
+use corera_placement::{Cost, Costs, Objective, Platform, Problem};
+use corera_replay::{Outcome, Policy};
+use corera_search::Solution;
+use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
+use corera_trace_ingest::{Fingerprint, TaskKind, TraceSummary, Warning};
+use serde::{Deserialize, Serialize};
+
+use crate::VERSION;
+
+/// Version of every record's schema. 3: every record is typed and carries
+/// `schema_version`; `placement` entries gained `kind`, `restricted` and
+/// `traffic`; `traffic`, `platform.distance`, `replay.tasks` and each
+/// policy's `lanes` were added; `graph --json` nests the graph under
+/// `graph`; the p95 response time is the nearest-rank percentile.
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// The input a record came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Input {
+    /// File name as given (no directories), or `<stdin>`.
+    pub name: String,
+    /// Format read (`corera-log`, `btf`, `ftrace`, ...).
+    pub format: String,
+    /// Size in bytes (decompressed).
+    pub bytes: u64,
+    /// 64-bit hash of those bytes, 16 hex digits.
+    pub hash: String,
+}
+
+impl Input {
+    /// The record of an input named `name`, read as `format`, with
+    /// fingerprint `source`.
+    pub fn new(name: &str, format: &str, source: Fingerprint) -> Input {
+        Input {
+            name: name.to_string(),
+            format: format.to_string(),
+            bytes: source.bytes,
+            hash: format!("{:016x}", source.hash),
+        }
+    }
+}
+
+/// One task of a placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlacedTask {
+    /// Task name.
+    pub task: String,
+    /// Task id in the trace (informational; `--placement` matches names).
+    #[serde(default)]
+    pub id: u32,
+    /// Its core.
+    pub core: u16,
+    /// Pinned to its core by a constraint or the ISR default.
+    #[serde(default)]
+    pub pinned: bool,
+    /// Its load over the trace, ns of the traced core.
+    #[serde(default)]
+    pub load_ns: u64,
+    /// Task or ISR (informational).
+    #[serde(default = "task_kind")]
+    pub kind: TaskKind,
+    /// Restricted to a subset of the cores (not pinned).
+    #[serde(default)]
+    pub restricted: bool,
+    /// Its traffic weight with every other task.
+    #[serde(default)]
+    pub traffic: u64,
+}
+
+fn task_kind() -> TaskKind {
+    TaskKind::Task
+}
+
+/// The placement of `core_of` (a placement of `problem`), in problem
+/// order.
+pub fn placed_tasks(problem: &Problem, graph: &TaskGraph, core_of: &[u16]) -> Vec<PlacedTask> {
+    (0..problem.len())
+        .map(|i| PlacedTask {
+            task: problem.names[i].clone(),
+            id: problem.task_ids[i],
+            core: core_of[i],
+            pinned: problem.pinned[i].is_some(),
+            load_ns: problem.load[i],
+            kind: graph.tasks.get(problem.task_ids[i] as usize).map_or(TaskKind::Task, |t| t.kind),
+            restricted: problem.pinned[i].is_none() && problem.allowed[i].is_some(),
+            traffic: problem.adjacency[i].iter().map(|a| a.1).sum(),
+        })
+        .collect()
+}
+
+/// Undirected traffic between two placed tasks: indices into
+/// `placement`, and the weight (both directions plus shared resources).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrafficEdge(pub u32, pub u32, pub u64);
+
+/// The task graph, as the analysis and `graph --json` carry it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphSection {
+    /// Groups of tasks that interact (connected components).
+    pub communication_groups: usize,
+    /// Traced time span in ns.
+    pub duration_ns: u64,
+    /// Per trace task, by id.
+    pub tasks: Vec<TaskMetrics>,
+    /// Directed interaction edges.
+    pub edges: Vec<Edge>,
+    /// Shared-resource affinities.
+    pub affinities: Vec<Affinity>,
+}
+
+impl GraphSection {
+    /// The section of `graph`.
+    pub fn of(graph: &TaskGraph) -> GraphSection {
+        GraphSection {
+            communication_groups: graph.communication_groups(),
+            duration_ns: graph.duration_ns,
+            tasks: graph.tasks.clone(),
+            edges: graph.edges.clone(),
+            affinities: graph.affinities.clone(),
+        }
+    }
+}
+
+/// What the search found and proved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchRecord {
+    /// The method that found the placement.
+    pub method: String,
+    /// Whether it is proven optimal.
+    pub proven_optimal: bool,
+    /// Its cross-core traffic (topology-weighted).
+    pub cross_traffic: u64,
+    /// Its load above the cores' limits, ns.
+    pub overload_ns: u64,
+    /// A proven lower bound on the objective.
+    pub lower_bound: Objective,
+    /// Relative gap between traffic and its bound (0 when proven).
+    pub gap: f64,
+    /// Search nodes and annealing moves.
+    pub nodes: u64,
+    /// Seed of the randomised methods.
+    pub seed: u64,
+    /// Notes for the user.
+    pub notes: Vec<String>,
+}
+
+impl SearchRecord {
+    /// The record of `solution`.
+    pub fn of(solution: &Solution) -> SearchRecord {
+        SearchRecord {
+            method: solution.method.clone(),
+            proven_optimal: solution.proven_optimal,
+            cross_traffic: solution.objective.cross_traffic,
+            overload_ns: solution.objective.overload_ns,
+            lower_bound: solution.lower_bound,
+            gap: solution.gap(),
+            nodes: solution.nodes,
+            seed: solution.seed,
+            notes: solution.notes.iter().map(ToString::to_string).collect(),
+        }
+    }
+}
+
+/// Segments kept per core lane of a policy's timeline; beyond, adjacent
+/// segments are merged.
+pub const MAX_SEGMENTS_PER_LANE: usize = 4_000;
+
+/// One policy's replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PolicyRun {
+    /// The outcome.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Improvement of summed READY over the single-core run, in %:
+    /// positive is better (less waiting).
+    pub ready_improvement_pct: f64,
+    /// Improvement of the mean response time over the single-core run, in
+    /// %: positive is better.
+    pub response_improvement_pct: f64,
+    /// Who ran where: per core, flat `start_ns, end_ns, task` triples
+    /// (`task` indexes [`ReplayRecord::tasks`]), at most
+    /// [`MAX_SEGMENTS_PER_LANE`] per core (neighbours merged, the longer
+    /// part named).
+    pub lanes: Vec<Vec<u64>>,
+    /// Whether some lane was merged to fit.
+    pub lanes_merged: bool,
+}
+
+/// The traced jobs replayed under each policy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayRecord {
+    /// The costs the replays charged.
+    pub costs: Costs,
+    /// Names of the replay's tasks (timeline lanes index them).
+    pub tasks: Vec<String>,
+    /// Each policy, single core first.
+    pub policies: Vec<PolicyRun>,
+}
+
+impl ReplayRecord {
+    /// The record of `outcomes` (with their timelines) of replay tasks
+    /// `tasks` under `costs`.
+    pub fn of(costs: Costs, tasks: &[String], outcomes: &[Outcome]) -> ReplayRecord {
+        let single = outcomes.iter().find(|o| o.policy == Policy::Single);
+        let policies = outcomes
+            .iter()
+            .map(|o| {
+                let (ready, response) = single.map_or((0.0, 0.0), |s| o.improvement_over(s));
+                let (lanes, merged) = lanes(o);
+                let mut outcome = o.clone();
+                outcome.timeline.clear();
+                outcome.flows.clear();
+                outcome.job_starts.clear();
+                PolicyRun {
+                    outcome,
+                    ready_improvement_pct: ready,
+                    response_improvement_pct: response,
+                    lanes,
+                    lanes_merged: merged,
+                }
+            })
+            .collect();
+        ReplayRecord { costs, tasks: tasks.to_vec(), policies }
+    }
+
+    /// The single-core run, if there is one.
+    pub fn single(&self) -> Option<&PolicyRun> {
+        self.policies.iter().find(|p| p.outcome.policy == Policy::Single)
+    }
+}
+
+/// Per core, the flat `[start, end, task]` triples of `o`'s timeline,
+/// downsampled; and whether any lane was.
+fn lanes(o: &Outcome) -> (Vec<Vec<u64>>, bool) {
+    let mut lanes: Vec<Vec<[u64; 3]>> = vec![Vec::new(); o.cores];
+    for seg in &o.timeline {
+        lanes[usize::from(seg.core)].push([seg.start_ns, seg.end_ns, u64::from(seg.task)]);
+    }
+    let mut merged = false;
+    let flat = lanes
+        .into_iter()
+        .map(|lane| {
+            let lane = if lane.len() > MAX_SEGMENTS_PER_LANE {
+                merged = true;
+                downsample(&lane, MAX_SEGMENTS_PER_LANE)
+            } else {
+                lane
+            };
+            lane.into_iter().flatten().collect()
+        })
+        .collect();
+    (flat, merged)
+}
+
+/// Merges neighbouring segments until at most `max` remain, keeping the
+/// span covered; a merged segment is named after its longest part.
+fn downsample(lane: &[[u64; 3]], max: usize) -> Vec<[u64; 3]> {
+    let (start, end) = (lane[0][0], lane[lane.len() - 1][1]);
+    let width = (end - start).div_ceil(max as u64).max(1);
+    let mut out: Vec<[u64; 3]> = Vec::with_capacity(max);
+    let mut best = 0;
+    for seg in lane {
+        let bucket = (seg[0] - start) / width;
+        match out.last_mut() {
+            Some(last) if (last[0] - start) / width == bucket => {
+                if seg[1] - seg[0] > best {
+                    best = seg[1] - seg[0];
+                    last[2] = seg[2];
+                }
+                last[1] = last[1].max(seg[1]);
+            }
+            _ => {
+                best = seg[1] - seg[0];
+                out.push(*seg);
+            }
+        }
+    }
+    out
+}
+
+/// What the pipeline produced for one trace: the parts an [`Analysis`] is
+/// built from.
+#[derive(Clone, Debug)]
+pub struct Results<'a> {
+    /// The input.
+    pub input: Input,
+    /// Trace summary.
+    pub trace: &'a TraceSummary,
+    /// The task graph.
+    pub graph: &'a TaskGraph,
+    /// The target platform.
+    pub platform: &'a Platform,
+    /// The placement problem.
+    pub problem: &'a Problem,
+    /// The search result.
+    pub solution: &'a Solution,
+    /// The cost of the chosen placement.
+    pub cost: &'a Cost,
+    /// Warnings from every stage.
+    pub warnings: &'a [Warning],
+    /// The traced jobs replayed under each policy (single core first),
+    /// with their timelines.
+    pub replay: &'a [Outcome],
+    /// Names of the replay's tasks.
+    pub replay_tasks: &'a [String],
+}
+
+/// `analysis.json`: everything corera measured and decided, enough to
+/// render every other output without the trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// Trace summary.
+    pub trace: TraceSummary,
+    /// The task graph.
+    pub graph: GraphSection,
+    /// The platform.
+    pub platform: Platform,
+    /// The search.
+    pub search: SearchRecord,
+    /// The placement, one entry per placed task (tasks and ISRs).
+    pub placement: Vec<PlacedTask>,
+    /// Undirected traffic between placed tasks (indices into `placement`).
+    pub traffic: Vec<TrafficEdge>,
+    /// The cost of the placement.
+    pub cost: Cost,
+    /// The replays.
+    pub replay: ReplayRecord,
+    /// Warnings from every stage.
+    pub warnings: Vec<Warning>,
+}
+
+impl Analysis {
+    /// The analysis of `r`.
+    pub fn new(r: &Results<'_>) -> Analysis {
+        let core_of = &r.solution.placement.core_of;
+        Analysis {
+            schema_version: SCHEMA_VERSION,
+            corera_version: VERSION.to_string(),
+            input: r.input.clone(),
+            trace: r.trace.clone(),
+            graph: GraphSection::of(r.graph),
+            platform: r.platform.clone(),
+            search: SearchRecord::of(r.solution),
+            placement: placed_tasks(r.problem, r.graph, core_of),
+            traffic: r.problem.edges.iter().map(|&(a, b, w)| TrafficEdge(a, b, w)).collect(),
+            cost: r.cost.clone(),
+            replay: ReplayRecord::of(r.platform.costs, r.replay_tasks, r.replay),
+            warnings: r.warnings.to_vec(),
+        }
+    }
+
+    /// The task graph's metrics of placed task `i`.
+    pub fn metrics(&self, i: usize) -> Option<&TaskMetrics> {
+        self.graph.tasks.get(self.placement[i].id as usize)
+    }
+
+    /// Checks what rendering relies on: task ids, core numbers and edge
+    /// ends within range, one load per core.
+    ///
+    /// # Errors
+    /// What is out of range, naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.schema_version != SCHEMA_VERSION {
+            return Err(old_schema(Some(self.schema_version)));
+        }
+        let cores = self.platform.cores;
+        for (i, p) in self.placement.iter().enumerate() {
+            if p.core >= cores {
+                return Err(format!("placement[{i}] (`{}`): core {} on a {cores}-core platform", p.task, p.core));
+            }
+            if p.id as usize >= self.graph.tasks.len() {
+                return Err(format!("placement[{i}] (`{}`): task id {} is not in graph.tasks", p.task, p.id));
+            }
+        }
+        let n = self.placement.len() as u32;
+        if let Some(e) = self.traffic.iter().find(|e| e.0 >= n || e.1 >= n) {
+            return Err(format!("traffic edge [{}, {}, {}] names a task beyond placement", e.0, e.1, e.2));
+        }
+        let k = usize::from(cores);
+        if self.cost.core_load_ns.len() != k
+            || self.cost.core_utilisation.len() != k
+            || self.cost.core_limit_ns.len() != k
+        {
+            return Err(format!("cost lists do not have one entry per core ({k})"));
+        }
+        let tasks = self.replay.tasks.len() as u64;
+        for p in &self.replay.policies {
+            if p.lanes.iter().any(|l| l.len() % 3 != 0 || l.chunks(3).any(|s| s[2] >= tasks || s[0] > s[1])) {
+                return Err(format!("replay `{}`: a lane is not start, end, task triples", p.outcome.policy.name()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `place --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlaceRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// The platform.
+    pub platform: Platform,
+    /// The search.
+    pub search: SearchRecord,
+    /// The placement.
+    pub placement: Vec<PlacedTask>,
+    /// Its cost.
+    pub cost: Cost,
+}
+
+impl PlaceRecord {
+    /// The record of `r` (its replays are left out).
+    pub fn new(r: &Results<'_>) -> PlaceRecord {
+        PlaceRecord {
+            schema_version: SCHEMA_VERSION,
+            corera_version: VERSION.to_string(),
+            input: r.input.clone(),
+            platform: r.platform.clone(),
+            search: SearchRecord::of(r.solution),
+            placement: placed_tasks(r.problem, r.graph, &r.solution.placement.core_of),
+            cost: r.cost.clone(),
+        }
+    }
+}
+
+/// One point of the traffic / busiest-core front.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParetoEntry {
+    /// The balance tolerance that gave it.
+    pub balance_tolerance: f64,
+    /// Utilisation of the busiest core.
+    pub max_core_utilisation: f64,
+    /// Busiest core over the mean, minus 1.
+    pub imbalance: f64,
+    /// Cross-core traffic (topology-weighted).
+    pub cross_traffic: u64,
+    /// Proven optimal at its tolerance.
+    pub proven_optimal: bool,
+    /// The placement.
+    pub placement: Vec<PlacedTask>,
+}
+
+/// `place --pareto --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParetoRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// The platform.
+    pub platform: Platform,
+    /// Total traffic weight.
+    pub total_traffic: u64,
+    /// The front, busiest core ascending.
+    pub front: Vec<ParetoEntry>,
+}
+
+impl ParetoRecord {
+    /// The record of `front` for `problem` (tasks of `graph`).
+    pub fn new(
+        input: Input,
+        platform: &Platform,
+        problem: &Problem,
+        graph: &TaskGraph,
+        front: &[corera_search::ParetoPoint],
+    ) -> ParetoRecord {
+        ParetoRecord {
+            schema_version: SCHEMA_VERSION,
+            corera_version: VERSION.to_string(),
+            input,
+            platform: platform.clone(),
+            total_traffic: problem.total_traffic(),
+            front: front
+                .iter()
+                .map(|f| ParetoEntry {
+                    balance_tolerance: f.balance_tolerance,
+                    max_core_utilisation: f.max_core_utilisation,
+                    imbalance: f.imbalance,
+                    cross_traffic: f.cross_traffic,
+                    proven_optimal: f.solution.proven_optimal,
+                    placement: placed_tasks(problem, graph, &f.solution.placement.core_of),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `place --graph --json`: a METIS graph partitioned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartitionRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The graph file, as given.
+    pub graph: String,
+    /// The partition file written.
+    pub partition: String,
+    /// The search.
+    pub search: SearchRecord,
+    /// The cost of the partition.
+    pub cost: Cost,
+    /// Wall-clock seconds of the search (the one field that varies
+    /// between runs).
+    pub seconds: f64,
+}
+
+/// `simulate --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimulateRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// The platform.
+    pub platform: Platform,
+    /// The placement replayed (for `amp`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placement: Vec<PlacedTask>,
+    /// What the policy achieved.
+    pub outcome: Outcome,
+}
+
+/// `emit --json` and `gen --json`: what was written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WrittenRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The file written, as given.
+    pub file: String,
+    /// What it is (`c-header`, `freertos`, ..., `corera-log`).
+    pub target: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Its size and hash.
+    pub fingerprint: Fingerprint,
+    /// The placement it holds (`emit`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placement: Vec<PlacedTask>,
+    /// The workload's seed (`gen`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The generated trace (`gen`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceSummary>,
+}
+
+impl WrittenRecord {
+    /// The record of `bytes` written to `file` as `target`.
+    pub fn new(file: &str, target: &str, bytes: &[u8]) -> WrittenRecord {
+        WrittenRecord {
+            schema_version: SCHEMA_VERSION,
+            corera_version: VERSION.to_string(),
+            file: file.to_string(),
+            target: target.to_string(),
+            bytes: bytes.len() as u64,
+            fingerprint: Fingerprint::of(bytes),
+            placement: Vec::new(),
+            seed: None,
+            trace: None,
+        }
+    }
+}
+
+/// `graph --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// The task graph.
+    pub graph: GraphSection,
+}
+
+impl GraphRecord {
+    /// The record of `graph` of `input`.
+    pub fn new(input: Input, graph: &TaskGraph) -> GraphRecord {
+        GraphRecord {
+            schema_version: SCHEMA_VERSION,
+            corera_version: VERSION.to_string(),
+            input,
+            graph: GraphSection::of(graph),
+        }
+    }
+}
+
+/// `ingest --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IngestRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// What it holds.
+    pub trace: TraceSummary,
+}
+
+impl IngestRecord {
+    /// The record of `trace` read from `input`.
+    pub fn new(input: Input, trace: TraceSummary) -> IngestRecord {
+        IngestRecord { schema_version: SCHEMA_VERSION, corera_version: VERSION.to_string(), input, trace }
+    }
+}
+
+fn old_schema(found: Option<u32>) -> String {
+    match found {
+        Some(v) if v < SCHEMA_VERSION => format!(
+            "schema_version {v} is from an older corera (this one writes {SCHEMA_VERSION}); write the file again \
+             with this corera"
+        ),
+        Some(v) => format!("schema_version {v} is newer than this corera reads ({SCHEMA_VERSION}); update corera"),
+        None => format!(
+            "no `schema_version`: corera's records start with \"schema_version\": {SCHEMA_VERSION} (see the book's \
+             outputs page)"
+        ),
+    }
+}
+
+/// Reads the placement of any record that carries one (`place --json`,
+/// `analysis.json`, `simulate --json`) or a hand-written file of the same
+/// shape: `{"schema_version": 3, "placement": [{"task": "A", "core": 0},
+/// ...]}`.
+///
+/// # Errors
+/// A message naming the line and column, or the field, that is wrong, or
+/// the schema version found.
+pub fn read_placement(text: &str) -> Result<Vec<PlacedTask>, String> {
+    #[derive(Deserialize)]
+    struct Version {
+        schema_version: Option<u32>,
+    }
+    #[derive(Deserialize)]
+    struct File {
+        placement: Option<Vec<PlacedTask>>,
+    }
+    let version: Version = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if version.schema_version != Some(SCHEMA_VERSION) {
+        return Err(old_schema(version.schema_version));
+    }
+    let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    file.placement.ok_or_else(|| "no `placement` list (a list of {\"task\": NAME, \"core\": N})".to_string())
+}
+
+/// Reads `analysis.json` back and checks it.
+///
+/// # Errors
+/// A message naming the line and column, the field, or the schema version
+/// that is wrong.
+pub fn read_analysis(text: &str) -> Result<Analysis, String> {
+    #[derive(Deserialize)]
+    struct Version {
+        schema_version: Option<u32>,
+    }
+    let version: Version = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if version.schema_version != Some(SCHEMA_VERSION) {
+        return Err(old_schema(version.schema_version));
+    }
+    let analysis: Analysis = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    analysis.validate()?;
+    Ok(analysis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn downsampling_keeps_the_span_and_the_bound() {
+        let lane: Vec<[u64; 3]> = (0..100_000u64).map(|i| [i * 10, i * 10 + 7, i % 5]).collect();
+        let out = downsample(&lane, MAX_SEGMENTS_PER_LANE);
+        assert!(out.len() <= MAX_SEGMENTS_PER_LANE, "{}", out.len());
+        assert_eq!((out[0][0], out[out.len() - 1][1]), (0, 999_997));
+        assert!(out.windows(2).all(|w| w[0][1] <= w[1][0]), "merged segments stay ordered and disjoint");
+    }
+
+    #[test]
+    fn placement_files_name_what_is_wrong() {
+        let ok = r#"{"schema_version": 3, "placement": [{"task": "A", "core": 1}]}"#;
+        let p = read_placement(ok).unwrap();
+        assert_eq!((p[0].task.as_str(), p[0].core, p[0].kind), ("A", 1, TaskKind::Task));
+        for (text, want) in [
+            (r#"{"placement": []}"#, "no `schema_version`"),
+            (r#"{"schema_version": 2, "placement": []}"#, "schema_version 2 is from an older corera"),
+            (r#"{"schema_version": 9}"#, "newer than this corera reads"),
+            (r#"{"schema_version": 3}"#, "no `placement` list"),
+            ("{\"schema_version\": 3,\n \"placement\": [{\"task\": \"A\"}]}", "missing field `core` at line 2"),
+            ("{\"schema_version\": 3,\n \"placement\": [{\"task\": \"A\", \"core\": -1}]}", "line 2 column"),
+            ("not json", "expected ident at line 1 column 2"),
+        ] {
+            let e = read_placement(text).unwrap_err();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+}

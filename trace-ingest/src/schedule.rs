@@ -1,0 +1,623 @@
+//! The recorded schedule: one pass over a trace's events that says what
+//! each task did. Both the task graph's figures (RUNNING, READY, jobs,
+//! response times, periods) and the replay's workload are computed from it,
+//! so the two can never disagree on what a job is.
+//!
+//! Per task a [`TaskSchedule`] holds the stretches it ran (core, start,
+//! end), the stretches it waited ready, and its [`Job`]s: release, finish,
+//! the execution split into [`Phase`]s where the job blocked, the
+//! semaphore and mutex operations and the releases of other tasks at their
+//! execution offsets ([`Action`]), and what released each phase
+//! ([`Release`]).
+//!
+//! # Rules
+//! - A job starts at a task's first `Ready` after its previous job ended,
+//!   at a switch-in without one (a trace that records no ready events, or a
+//!   task running when the trace starts), or at an ISR's entry. It ends at
+//!   `Finished` (an ISR's exit). A task that never reports a finished job
+//!   (a task looping on "wait; work", a format without job ends) ends its
+//!   job when it blocks; for a task that does report them, a block splits
+//!   the job into phases, and the next `Ready` (or switch-in) releases the
+//!   next phase.
+//! - ISR time is taken out of whatever it interrupted (a task or an outer
+//!   ISR) on its core.
+//! - Lost events: a task switched in on another core without a switch-out,
+//!   or a core switching to a task while another still runs there, ends
+//!   the earlier stretch at that moment (a displaced task is taken as
+//!   preempted: ready). They are counted in one warning.
+//! - Causes: a release at the instant another task woke the task (a
+//!   wakeup, or a message or event aimed at it) is [`Release::Signal`]; the
+//!   waker's current phase gets an [`Action::Signal`] at the execution it
+//!   had consumed in it. Every other release is [`Release::Timer`] at its
+//!   recorded time.
+//! - Idle tasks have running stretches (idle time, per core: one idle task
+//!   may stand for every core's idle loop) and nothing else.
+//!
+//! Times are ns from the trace's first event.
+
+use crate::{EventKind, NONE, ObjectId, TaskId, TaskKind, Trace, Warning};
+
+/// A stretch of time on a core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stretch {
+    /// The core (for READY stretches: the core of the event that began it).
+    pub core: u16,
+    /// Start, ns from the trace start.
+    pub start_ns: u64,
+    /// End, ns from the trace start.
+    pub end_ns: u64,
+}
+
+impl Stretch {
+    /// Its length in ns.
+    pub fn ns(&self) -> u64 {
+        self.end_ns - self.start_ns
+    }
+}
+
+/// What released a job or a phase of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Release {
+    /// At a recorded time (ns from the trace start).
+    Timer(u64),
+    /// Another task's job: the [`Action::Signal`] in its phase that names
+    /// this phase.
+    Signal {
+        /// The task that released it.
+        by: TaskId,
+    },
+}
+
+/// Something a job does at an execution offset into a phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Releases `target`'s phase `phase` of job `job`, carrying `bytes`
+    /// (0 when none or unknown).
+    Signal {
+        /// The task released.
+        target: TaskId,
+        /// Its job index.
+        job: u32,
+        /// Its phase within the job.
+        phase: u32,
+        /// Message size in bytes.
+        bytes: u32,
+    },
+    /// Takes a semaphore or mutex.
+    Take(ObjectId),
+    /// Gives it back.
+    Give(ObjectId),
+}
+
+/// A stretch of execution between two waits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// What released this phase.
+    pub release: Release,
+    /// Execution it needed, in ns of the traced core.
+    pub exec_ns: u64,
+    /// Actions at offsets (ns of execution into this phase), in order.
+    pub actions: Vec<(u64, Action)>,
+}
+
+/// One job: a release, then phases separated by blocking.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// When it was released, ns from the trace start.
+    pub release_ns: u64,
+    /// When it finished, if the trace shows it (the last job of a task may
+    /// be cut off by the end of the trace).
+    pub finish_ns: Option<u64>,
+    /// The phases; the first one's release is the job's.
+    pub phases: Vec<Phase>,
+}
+
+impl Job {
+    fn new(release_ns: u64, release: Release) -> Job {
+        Job { release_ns, finish_ns: None, phases: vec![Phase { release, exec_ns: 0, actions: Vec::new() }] }
+    }
+
+    /// Whether the trace saw it finish.
+    pub fn finished(&self) -> bool {
+        self.finish_ns.is_some()
+    }
+
+    /// Release to finish, for a finished job.
+    pub fn response_ns(&self) -> Option<u64> {
+        self.finish_ns.map(|f| f - self.release_ns)
+    }
+
+    /// Execution it needed over all phases.
+    pub fn exec_ns(&self) -> u64 {
+        self.phases.iter().map(|p| p.exec_ns).sum()
+    }
+}
+
+/// The summary figures of a set of response times, by the one definition
+/// the task graph and the replay share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResponseStats {
+    /// Mean, rounded to the nearest ns.
+    pub mean_ns: u64,
+    /// 95th percentile by nearest rank: the smallest value with at least
+    /// 95 % of the values at or below it.
+    pub p95_ns: u64,
+    /// Largest value.
+    pub max_ns: u64,
+}
+
+impl ResponseStats {
+    /// The figures of `values` (sorted in place); `None` when empty.
+    pub fn of(values: &mut [u64]) -> Option<ResponseStats> {
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_unstable();
+        let n = values.len();
+        let sum: u128 = values.iter().map(|&v| u128::from(v)).sum();
+        Some(ResponseStats {
+            mean_ns: (sum as f64 / n as f64).round() as u64,
+            p95_ns: values[(n * 95).div_ceil(100) - 1],
+            max_ns: values[n - 1],
+        })
+    }
+}
+
+/// What one task did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskSchedule {
+    /// Stretches it ran, in time order (ISR time taken out).
+    pub running: Vec<Stretch>,
+    /// Stretches it was ready but not running, in time order.
+    pub ready: Vec<Stretch>,
+    /// Its jobs, in release order.
+    pub jobs: Vec<Job>,
+}
+
+impl TaskSchedule {
+    /// RUNNING time in ns.
+    pub fn running_ns(&self) -> u64 {
+        self.running.iter().map(Stretch::ns).sum()
+    }
+
+    /// READY time in ns.
+    pub fn ready_ns(&self) -> u64 {
+        self.ready.iter().map(Stretch::ns).sum()
+    }
+
+    /// Response times of the finished jobs, in release order.
+    pub fn responses(&self) -> impl Iterator<Item = u64> + '_ {
+        self.jobs.iter().filter_map(Job::response_ns)
+    }
+}
+
+/// The recorded schedule of a whole trace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    /// Per trace task ([`TaskId`] indexes this).
+    pub tasks: Vec<TaskSchedule>,
+    /// Traced time span in ns.
+    pub duration_ns: u64,
+    /// Cores the events name (the largest core index plus one).
+    pub cores: usize,
+    /// Events that did not fit the tasks' states.
+    pub warnings: Vec<Warning>,
+}
+
+impl Schedule {
+    /// The schedule `trace` records.
+    pub fn of(trace: &Trace) -> Schedule {
+        let mut b = Builder::new(trace);
+        for e in &trace.events {
+            let now = e.time - b.start;
+            let t = e.task as usize;
+            if trace.tasks[t].kind == TaskKind::Idle {
+                b.idle(e.kind, t, usize::from(e.core), now);
+                continue;
+            }
+            if e.kind.switch_out().is_none() {
+                b.state[t].seen = true;
+            }
+            match e.kind {
+                EventKind::Ready => b.ready(t, usize::from(e.core), now),
+                EventKind::SwitchIn => b.switch_in(t, usize::from(e.core), now),
+                EventKind::Preempted | EventKind::Blocked | EventKind::Finished => b.switch_out(t, e.kind, now),
+                EventKind::IsrEnter => b.isr_enter(t, usize::from(e.core), now),
+                EventKind::IsrExit => b.isr_exit(t, usize::from(e.core), now),
+                EventKind::Wakeup | EventKind::Send | EventKind::EventSet => {
+                    b.wake(t, e.kind, e.peer, e.bytes, now);
+                }
+                EventKind::Take | EventKind::Give if e.object != NONE => {
+                    let action =
+                        if e.kind == EventKind::Take { Action::Take(e.object) } else { Action::Give(e.object) };
+                    b.act(t, action, now);
+                }
+                EventKind::Take | EventKind::Give | EventKind::Receive => {}
+            }
+        }
+        b.finish()
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct TaskState {
+    /// Whether any event other than a switch-out was seen for it yet.
+    seen: bool,
+    /// The core it runs on.
+    running_on: Option<u16>,
+    /// Ready (not running) since.
+    ready_since: Option<u64>,
+    /// In a job (released, not finished).
+    in_job: bool,
+    /// Its job blocked and no release has come since.
+    blocked: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct CoreState {
+    /// The task (or idle task) switched in here.
+    current: Option<usize>,
+    /// Since when `current` runs uninterrupted.
+    since: u64,
+    /// ISRs executing here, innermost last, each with the start of its
+    /// uninterrupted stretch.
+    isrs: Vec<(usize, u64)>,
+}
+
+/// The last wake of a task: (waker, time, bytes carried).
+type Wake = (usize, u64, u32);
+
+struct Builder<'a> {
+    trace: &'a Trace,
+    start: u64,
+    tasks: Vec<TaskSchedule>,
+    state: Vec<TaskState>,
+    cores: Vec<CoreState>,
+    /// Tasks with at least one `Finished` event.
+    reports_finish: Vec<bool>,
+    last_wake: Vec<Option<Wake>>,
+    /// The last send of each task: (time, bytes).
+    last_send: Vec<Option<(u64, u32)>>,
+    odd_switches: u64,
+}
+
+impl<'a> Builder<'a> {
+    fn new(trace: &'a Trace) -> Builder<'a> {
+        let n = trace.tasks.len();
+        let mut reports_finish = vec![false; n];
+        let mut max_core = 0;
+        for e in &trace.events {
+            if e.kind == EventKind::Finished {
+                reports_finish[e.task as usize] = true;
+            }
+            max_core = max_core.max(usize::from(e.core));
+        }
+        Builder {
+            trace,
+            start: trace.start(),
+            tasks: vec![TaskSchedule::default(); n],
+            state: vec![TaskState::default(); n],
+            cores: vec![CoreState::default(); if trace.events.is_empty() { 0 } else { max_core + 1 }],
+            reports_finish,
+            last_wake: vec![None; n],
+            last_send: vec![None; n],
+            odd_switches: 0,
+        }
+    }
+
+    fn is_idle(&self, t: usize) -> bool {
+        self.trace.tasks[t].kind == TaskKind::Idle
+    }
+
+    /// `t` ran on `core` from `from` to `to`: a stretch, and execution in
+    /// its current phase.
+    fn ran(&mut self, t: usize, core: usize, from: u64, to: u64) {
+        if to <= from {
+            return;
+        }
+        let task = &mut self.tasks[t];
+        task.running.push(Stretch { core: core as u16, start_ns: from, end_ns: to });
+        if let Some(phase) = task.jobs.last_mut().and_then(|j| j.phases.last_mut()) {
+            phase.exec_ns += to - from;
+        }
+    }
+
+    /// Ends the uninterrupted stretch of whatever runs on top of `core`
+    /// (the innermost ISR, else the current task) at `now`.
+    fn pause_top(&mut self, core: usize, now: u64) {
+        match self.cores[core].isrs.last().copied() {
+            Some((isr, since)) => self.ran(isr, core, since, now),
+            None => {
+                if let Some(cur) = self.cores[core].current {
+                    let since = self.cores[core].since;
+                    self.ran(cur, core, since, now);
+                }
+            }
+        }
+    }
+
+    /// Whatever runs on top of `core` continues from `now`.
+    fn resume_top(&mut self, core: usize, now: u64) {
+        match self.cores[core].isrs.last_mut() {
+            Some(outer) => outer.1 = now,
+            None => self.cores[core].since = now,
+        }
+    }
+
+    /// The execution `t` has consumed in its current phase at `now`.
+    fn offset(&self, t: usize, now: u64) -> u64 {
+        let done = self.tasks[t].jobs.last().and_then(|j| j.phases.last()).map_or(0, |p| p.exec_ns);
+        let Some(core) = self.state[t].running_on.map(usize::from) else { return done };
+        let c = &self.cores[core];
+        let since = match c.isrs.last() {
+            Some(&(isr, since)) if isr == t => since,
+            Some(_) => return done,
+            None if c.current == Some(t) => c.since,
+            None => return done,
+        };
+        done + now.saturating_sub(since)
+    }
+
+    fn ready_from(&mut self, t: usize, core: usize, now: u64) {
+        if self.state[t].ready_since.is_none() {
+            self.state[t].ready_since = Some(now);
+            // The core is only known at the start; kept for reports.
+            self.tasks[t].ready.push(Stretch { core: core as u16, start_ns: now, end_ns: now });
+        }
+    }
+
+    fn ready_until(&mut self, t: usize, now: u64) {
+        if self.state[t].ready_since.take().is_some()
+            && let Some(last) = self.tasks[t].ready.last_mut()
+        {
+            last.end_ns = now;
+            if last.end_ns == last.start_ns {
+                self.tasks[t].ready.pop();
+            }
+        }
+    }
+
+    /// The release cause of a phase of `t` released at `now`, and the
+    /// action to record on the waker's side.
+    fn cause(&self, t: usize, now: u64) -> Option<Wake> {
+        self.last_wake[t].filter(|&(w, at, _)| at == now && self.state[w].in_job)
+    }
+
+    /// A new job of `t` at `now`; its release cause is looked up.
+    fn release_job(&mut self, t: usize, now: u64, signalled: bool) {
+        let wake = if signalled { self.cause(t, now) } else { None };
+        let release = wake.map_or(Release::Timer(now), |(by, ..)| Release::Signal { by: by as TaskId });
+        self.tasks[t].jobs.push(Job::new(now, release));
+        let s = &mut self.state[t];
+        s.in_job = true;
+        s.blocked = false;
+        if let Some(w) = wake {
+            self.signal_from(w, t, now);
+        }
+    }
+
+    /// A new phase of `t`'s current job at `now`.
+    fn release_phase(&mut self, t: usize, now: u64, signalled: bool) {
+        let wake = if signalled { self.cause(t, now) } else { None };
+        let release = wake.map_or(Release::Timer(now), |(by, ..)| Release::Signal { by: by as TaskId });
+        let job = self.tasks[t].jobs.last_mut().expect("in a job");
+        job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new() });
+        self.state[t].blocked = false;
+        if let Some(w) = wake {
+            self.signal_from(w, t, now);
+        }
+    }
+
+    /// Records on waker `w`'s current phase that it released `t`'s latest
+    /// phase.
+    fn signal_from(&mut self, (w, _, bytes): Wake, t: usize, now: u64) {
+        let jobs = &self.tasks[t].jobs;
+        let job = (jobs.len() - 1) as u32;
+        let phase = (jobs[jobs.len() - 1].phases.len() - 1) as u32;
+        let offset = self.offset(w, now);
+        let action = Action::Signal { target: t as TaskId, job, phase, bytes };
+        if let Some(p) = self.tasks[w].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
+            p.actions.push((offset, action));
+        }
+    }
+
+    fn ready(&mut self, t: usize, core: usize, now: u64) {
+        let s = self.state[t];
+        if s.running_on.is_some() || s.ready_since.is_some() {
+            return;
+        }
+        if !s.in_job {
+            self.release_job(t, now, true);
+        } else if s.blocked {
+            self.release_phase(t, now, true);
+        }
+        self.ready_from(t, core, now);
+    }
+
+    fn switch_in(&mut self, t: usize, core: usize, now: u64) {
+        if self.state[t].running_on == Some(core as u16) {
+            // Switched in again where it runs (some loggers repeat the
+            // event when the kernel keeps the same task): it goes on.
+            return;
+        }
+        // Switched in elsewhere without a switch-out there (a lost event):
+        // that stretch ends now.
+        if let Some(other) = self.state[t].running_on.map(usize::from) {
+            if self.cores[other].isrs.is_empty() {
+                let since = self.cores[other].since;
+                self.ran(t, other, since, now);
+            }
+            self.cores[other].current = None;
+            self.state[t].running_on = None;
+            self.odd_switches += 1;
+        }
+        self.displace(core, t, now);
+        self.ready_until(t, now);
+        let s = self.state[t];
+        if s.in_job && s.blocked {
+            // No release since it blocked (the FreeRTOS BTF logger records
+            // no ready events): released now, cause unknown.
+            self.release_phase(t, now, false);
+        }
+        if !s.in_job {
+            self.release_job(t, now, false);
+        }
+        self.state[t].running_on = Some(core as u16);
+        self.cores[core].current = Some(t);
+        self.cores[core].since = now;
+    }
+
+    /// Another task than `incoming` still runs on `core` (a lost
+    /// switch-out): it is taken as preempted at `now`.
+    fn displace(&mut self, core: usize, incoming: usize, now: u64) {
+        let Some(prev) = self.cores[core].current.filter(|&p| p != incoming) else { return };
+        if self.cores[core].isrs.is_empty() {
+            let since = self.cores[core].since;
+            self.ran(prev, core, since, now);
+        }
+        self.cores[core].current = None;
+        self.odd_switches += 1;
+        if !self.is_idle(prev) {
+            self.state[prev].running_on = None;
+            self.ready_from(prev, core, now);
+        }
+    }
+
+    fn switch_out(&mut self, t: usize, kind: EventKind, now: u64) {
+        let Some(on) = self.state[t].running_on.map(usize::from) else {
+            // A task's first event may be its switch-out: it was running
+            // when the trace started. Only later ones are odd.
+            if self.state[t].seen {
+                self.odd_switches += 1;
+            }
+            self.state[t].seen = true;
+            return;
+        };
+        if self.cores[on].isrs.is_empty() {
+            let since = self.cores[on].since;
+            self.ran(t, on, since, now);
+        }
+        self.state[t].running_on = None;
+        self.cores[on].current = None;
+        match kind {
+            EventKind::Preempted => self.ready_from(t, on, now),
+            EventKind::Finished => self.finish_job(t, now),
+            _ if !self.reports_finish[t] => self.finish_job(t, now),
+            _ => self.state[t].blocked = true,
+        }
+    }
+
+    fn finish_job(&mut self, t: usize, now: u64) {
+        if self.state[t].in_job
+            && let Some(job) = self.tasks[t].jobs.last_mut()
+        {
+            job.finish_ns = Some(now);
+        }
+        self.state[t].in_job = false;
+        self.state[t].blocked = false;
+    }
+
+    fn isr_enter(&mut self, i: usize, core: usize, now: u64) {
+        self.pause_top(core, now);
+        self.cores[core].isrs.push((i, now));
+        self.release_job(i, now, false);
+        self.state[i].running_on = Some(core as u16);
+    }
+
+    fn isr_exit(&mut self, i: usize, core: usize, now: u64) {
+        let Some(pos) = self.cores[core].isrs.iter().rposition(|&(x, _)| x == i) else {
+            self.odd_switches += 1;
+            return;
+        };
+        let (_, since) = self.cores[core].isrs.remove(pos);
+        self.ran(i, core, since, now);
+        self.finish_job(i, now);
+        self.state[i].running_on = None;
+        self.resume_top(core, now);
+    }
+
+    /// `t` woke, sent to, or set an event for `peer`.
+    fn wake(&mut self, t: usize, kind: EventKind, peer: TaskId, bytes: u32, now: u64) {
+        let bytes = if bytes == NONE { 0 } else { bytes };
+        if kind == EventKind::Send {
+            self.last_send[t] = Some((now, bytes));
+        }
+        let p = peer as usize;
+        if peer == NONE || p == t || p >= self.trace.tasks.len() || self.is_idle(p) {
+            return;
+        }
+        // A send just before the wake carries the message size.
+        let carried = self.last_send[t].filter(|&(at, _)| at == now).map_or(bytes, |(_, b)| b.max(bytes));
+        self.last_wake[p] = Some((t, now, carried));
+    }
+
+    /// A semaphore or mutex operation of `t` at its current offset.
+    fn act(&mut self, t: usize, action: Action, now: u64) {
+        if !self.state[t].in_job {
+            return;
+        }
+        let offset = self.offset(t, now);
+        if let Some(p) = self.tasks[t].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
+            p.actions.push((offset, action));
+        }
+    }
+
+    /// Events of idle tasks: only their time on each core counts.
+    fn idle(&mut self, kind: EventKind, t: usize, core: usize, now: u64) {
+        match kind {
+            EventKind::SwitchIn => {
+                if self.cores[core].current.is_some_and(|p| p != t) {
+                    self.displace(core, t, now);
+                }
+                if self.cores[core].current != Some(t) {
+                    self.cores[core].current = Some(t);
+                    self.cores[core].since = now;
+                }
+            }
+            EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
+                if self.cores[core].current == Some(t) {
+                    if self.cores[core].isrs.is_empty() {
+                        let since = self.cores[core].since;
+                        self.ran(t, core, since, now);
+                    }
+                    self.cores[core].current = None;
+                } else {
+                    self.odd_switches += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> Schedule {
+        let end = self.trace.duration();
+        for core in 0..self.cores.len() {
+            self.pause_top(core, end);
+        }
+        for t in 0..self.tasks.len() {
+            self.ready_until(t, end);
+        }
+        // Offsets can exceed a phase's execution by rounding: clamp, and
+        // keep actions in order.
+        for task in &mut self.tasks {
+            for p in task.jobs.iter_mut().flat_map(|j| j.phases.iter_mut()) {
+                for a in &mut p.actions {
+                    a.0 = a.0.min(p.exec_ns);
+                }
+                p.actions.sort_by_key(|a| a.0);
+            }
+        }
+        let mut warnings = Vec::new();
+        if self.odd_switches > 0 {
+            warnings.push(Warning {
+                line: 0,
+                message: format!(
+                    "{} switch events did not match the task's state (lost or reordered events); \
+                     RUNNING/READY times around them are approximate",
+                    self.odd_switches
+                ),
+            });
+        }
+        Schedule { tasks: self.tasks, duration_ns: end, cores: self.cores.len(), warnings }
+    }
+}

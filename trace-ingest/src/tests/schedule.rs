@@ -1,0 +1,104 @@
+//! The recorded schedule on small logs whose jobs, phases and causes are
+//! worked out in the comments.
+
+use super::parse_as;
+use crate::*;
+
+fn schedule(body: &str) -> Schedule {
+    let text = format!("corera-log 1 clock=us\n{body}");
+    Schedule::of(&parse_as(&text, FormatChoice::Auto).unwrap().trace)
+}
+
+const US: u64 = 1000;
+
+#[test]
+fn jobs_split_into_phases_where_they_block_and_signals_name_their_cause() {
+    // A (prio 2) runs 0..10, takes m at 2 us into its job, wakes B at 5 us
+    // and gives m at 8 us, then finishes. B (prio 1) is released by that
+    // wake at 5, runs 10..14, blocks, is made ready by A's second job's
+    // wake at 24 (2 us into it), runs 25..30 and finishes: one job, two
+    // phases. I interrupts B at 12..13.
+    let s = schedule(
+        "task 1 task 2 A\ntask 2 task 1 B\ntask 3 isr - I\nobj m mutex\n\
+         0 0 rdy 1\n0 0 in 1\n2 0 take 1 m\n5 0 wake 1 2\n5 0 rdy 2\n8 0 give 1 m\n10 0 out 1 done\n\
+         10 0 in 2\n12 0 ienter 3\n13 0 iexit 3\n14 0 out 2 block\n\
+         22 0 rdy 1\n22 0 in 1\n24 0 wake 1 2\n24 0 rdy 2\n25 0 out 1 done\n25 0 in 2\n30 0 out 2 done\n",
+    );
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    let (a, b, i) = (&s.tasks[0], &s.tasks[1], &s.tasks[2]);
+    assert_eq!(a.jobs.len(), 2);
+    assert_eq!(
+        a.jobs[0].phases[0].actions,
+        vec![
+            (2 * US, Action::Take(0)),
+            (5 * US, Action::Signal { target: 1, job: 0, phase: 0, bytes: 0 }),
+            (8 * US, Action::Give(0))
+        ]
+    );
+    assert_eq!(a.jobs[1].phases[0].actions, vec![(2 * US, Action::Signal { target: 1, job: 0, phase: 1, bytes: 0 })]);
+    assert_eq!(b.jobs.len(), 1);
+    let job = &b.jobs[0];
+    assert_eq!((job.release_ns, job.finish_ns, job.response_ns()), (5 * US, Some(30 * US), Some(25 * US)));
+    assert_eq!(job.phases.len(), 2);
+    assert_eq!(job.phases[0].release, Release::Signal { by: 0 });
+    assert_eq!(job.phases[1].release, Release::Signal { by: 0 });
+    // B: 10..12 and 13..14, then 25..30; the ISR's microsecond is its own.
+    assert_eq!((job.phases[0].exec_ns, job.phases[1].exec_ns), (3 * US, 5 * US));
+    assert_eq!(b.running_ns(), 8 * US);
+    assert_eq!(i.running_ns(), US);
+    assert_eq!(i.jobs[0].response_ns(), Some(US));
+    // B was ready 5..10 and 24..25.
+    assert_eq!(b.ready_ns(), 6 * US);
+    assert_eq!(
+        b.running.iter().map(|r| (r.start_ns / US, r.end_ns / US)).collect::<Vec<_>>(),
+        [(10, 12), (13, 14), (25, 30)]
+    );
+}
+
+#[test]
+fn tasks_that_never_finish_end_their_jobs_when_they_block() {
+    // The FreeRTOS BTF logger's tasks loop on "wait; work": each block
+    // ends a job, and a switch-in without a ready event releases the next.
+    let s = schedule(
+        "task 1 task 1 Loop\n0 0 in 1\n3 0 out 1 block\n10 0 in 1\n12 0 out 1 block\n20 0 rdy 1\n20 0 in 1\n21 0 out 1 block\n",
+    );
+    let jobs: Vec<_> = s.tasks[0].jobs.iter().map(|j| (j.release_ns / US, j.response_ns().map(|r| r / US))).collect();
+    assert_eq!(jobs, [(0, Some(3)), (10, Some(2)), (20, Some(1))]);
+    assert!(s.tasks[0].jobs.iter().all(|j| j.phases.len() == 1 && j.phases[0].release == Release::Timer(j.release_ns)));
+}
+
+#[test]
+fn lost_switch_outs_end_the_stretch_and_count_once() {
+    // A runs on core 0 from 0; B is switched in there at 4 with no
+    // switch-out of A (oddity 1: A is taken as preempted, ready 4..6); A
+    // is switched in on core 1 at 6. B then shows up on core 1 at 9 while
+    // still on core 0 (oddity 2: its core-0 stretch ends at 9) and
+    // displaces A there (oddity 3: A ready from 9 to the end at 10).
+    let s = schedule(
+        "task 1 task 1 A\ntask 2 task 1 B\n\
+         0 0 rdy 1\n0 0 in 1\n3 0 rdy 2\n4 0 in 2\n6 1 in 1\n9 1 in 2\n10 1 out 2 done\n",
+    );
+    let (a, b) = (&s.tasks[0], &s.tasks[1]);
+    assert_eq!(
+        a.running.iter().map(|r| (r.core, r.start_ns / US, r.end_ns / US)).collect::<Vec<_>>(),
+        [(0, 0, 4), (1, 6, 9)]
+    );
+    assert_eq!(
+        b.running.iter().map(|r| (r.core, r.start_ns / US, r.end_ns / US)).collect::<Vec<_>>(),
+        [(0, 4, 9), (1, 9, 10)]
+    );
+    assert_eq!(a.ready_ns(), 2 * US + US, "ready 4..6 and from 9 to the end at 10");
+    assert_eq!(b.jobs[0].response_ns(), Some(7 * US));
+    assert_eq!(s.warnings.len(), 1);
+    assert!(s.warnings[0].message.starts_with("3 switch events"), "{:?}", s.warnings);
+}
+
+#[test]
+fn response_figures_follow_the_nearest_rank_definition() {
+    let mut twenty: Vec<u64> = (1..=20).rev().collect();
+    let s = ResponseStats::of(&mut twenty).unwrap();
+    // 19 of 20 values (95 %) are at or below 19.
+    assert_eq!((s.mean_ns, s.p95_ns, s.max_ns), (11, 19, 20), "mean 10.5 rounds up");
+    assert_eq!(ResponseStats::of(&mut [7]), Some(ResponseStats { mean_ns: 7, p95_ns: 7, max_ns: 7 }));
+    assert_eq!(ResponseStats::of(&mut []), None);
+}
