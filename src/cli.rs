@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use corera_emit::Target;
-use corera_placement::CoreRule;
+use corera_placement::{CoreRule, Deadline, Goal};
 use corera_replay::Policy;
 use corera_search::Method;
 use corera_trace_ingest::FormatChoice;
@@ -123,6 +123,10 @@ fn policy_parser() -> impl TypedValueParser<Value = Policy> {
     registry(Policy::ALL.to_vec(), Policy::name, Policy::help)
 }
 
+fn goal_parser() -> impl TypedValueParser<Value = Goal> {
+    registry(Goal::ALL.to_vec(), Goal::name, Goal::help)
+}
+
 fn target_parser() -> impl TypedValueParser<Value = Target> {
     registry(Target::ALL.to_vec(), Target::name, Target::help)
 }
@@ -206,9 +210,31 @@ pub(crate) struct PlaceArgs {
     /// same placement on any machine and thread count.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) seed: u64,
-    /// Search method: the portfolio (`auto`) or one method alone.
+    /// Search method of the traffic search: the portfolio (`auto`) or one
+    /// method alone.
     #[arg(long, value_parser = method_parser(), default_value = "auto")]
     pub(crate) method: Method,
+    /// What the placement is judged by. The timing objectives replay the
+    /// traced jobs under each candidate; the traffic-optimal placement is
+    /// always found too and shown beside the recommended one.
+    /// [default: the constraints file's `objective`, else ready]
+    #[arg(long, value_parser = goal_parser(), help_heading = "Objective")]
+    pub(crate) objective: Option<Goal>,
+    /// Also search affinity masks (tasks that float over a set of cores,
+    /// global SMP at the far end) for `place` and `simulate`; `analyze`
+    /// and `emit` always do.
+    #[arg(long, help_heading = "Objective")]
+    pub(crate) masks: bool,
+    /// Replays the timing search may run in all (moves on a
+    /// representative window of a long trace, the finalists on the whole
+    /// trace).
+    #[arg(long, value_name = "N", default_value_t = corera_search::DEFAULT_REPLAY_BUDGET, help_heading = "Objective")]
+    pub(crate) replay_budget: u64,
+    /// A deadline for a task's jobs, release to finish: `--deadline
+    /// NAME=MS` (repeatable; else a periodic task's period is its
+    /// deadline), for `--objective deadlines` and the misses reported.
+    #[arg(long, value_name = "NAME=MS", value_parser = Deadline::parse, help_heading = "Objective")]
+    pub(crate) deadline: Vec<Deadline>,
 }
 
 fn parse_weight(s: &str) -> Result<f64, String> {
@@ -238,9 +264,10 @@ pub(crate) struct AnalyzeArgs {
     /// Print the analysis JSON on stdout instead of the summary table.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Also write the replay timelines: `timeline-<policy>.json` (Chrome /
-    /// Perfetto trace JSON) for each policy and `amp.btf` (BTF of the AMP
-    /// run).
+    /// Also write the replay timelines: `timeline-<set-up>.json` (Chrome /
+    /// Perfetto trace JSON) for each replayed set-up (`timeline-single-core.json`,
+    /// `timeline-global-smp.json`, `timeline-masks-recommended.json`, ...) and
+    /// `recommended.btf` (BTF of the recommendation's run).
     #[arg(long)]
     pub(crate) timelines: bool,
 }
@@ -345,6 +372,41 @@ pub(crate) struct SimulateArgs {
     /// Compass).
     #[arg(long, value_name = "FILE")]
     pub(crate) btf: Option<PathBuf>,
+    /// Replay at each value of one cost, from FROM to TO by STEP, and print
+    /// the objective of the policy and of global SMP at each: where one
+    /// overtakes the other (`--sweep migration_ns=0:20000:2000`; the keys
+    /// are the platform file's `[costs]`).
+    #[arg(long, value_name = "KEY=FROM:TO:STEP", value_parser = parse_sweep)]
+    pub(crate) sweep: Option<Sweep>,
+}
+
+/// A cost swept by `simulate --sweep`.
+#[derive(Clone, Debug)]
+pub(crate) struct Sweep {
+    pub(crate) key: String,
+    pub(crate) values: Vec<f64>,
+}
+
+fn parse_sweep(s: &str) -> Result<Sweep, String> {
+    let bad = || format!("`{s}`: expected KEY=FROM:TO:STEP, e.g. migration_ns=0:20000:2000");
+    let (key, range) = s.split_once('=').ok_or_else(bad)?;
+    if corera_placement::Costs::default().get(key).is_none() {
+        return Err(format!("unknown cost `{key}`; the costs are {}", corera_placement::Costs::KEYS.join(", ")));
+    }
+    let parts: Vec<f64> =
+        range.split(':').map(|p| p.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+    let [from, to, step] = parts[..] else { return Err(bad()) };
+    if !(from >= 0.0 && from.is_finite() && to.is_finite()) {
+        return Err(format!("`{s}`: FROM and TO are costs, at least 0"));
+    }
+    if to < from || step <= 0.0 {
+        return Err(format!("`{s}`: expected FROM <= TO and a STEP above 0"));
+    }
+    let count = ((to - from) / step + 1e-9).floor() as usize + 1;
+    if count > 200 {
+        return Err(format!("`{s}` is {count} replays of each policy; use a larger STEP (at most 200 values)"));
+    }
+    Ok(Sweep { key: key.to_string(), values: (0..count).map(|i| from + step * i as f64).collect() })
 }
 
 #[derive(Debug, Args)]

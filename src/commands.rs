@@ -8,7 +8,8 @@ use corera_emit::records::{
     SimulateRecord, WrittenRecord, placed_tasks,
 };
 use corera_emit::{Target, to_json};
-use corera_replay::{Policy, Setup};
+use corera_replay::Policy;
+use corera_search::span;
 use corera_trace_ingest::TraceSummary;
 
 use crate::cli::{AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, SimulateArgs};
@@ -33,8 +34,19 @@ fn stdout(bytes: &[u8]) -> anyhow::Result<()> {
     out.write_all(bytes).and_then(|()| out.flush()).context("could not write to stdout")
 }
 
+/// The file-name part of a replay's label: `AMP, best strict` gives
+/// `amp-best-strict`.
+fn run_slug(label: &str) -> String {
+    let words: Vec<String> = label
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words.join("-")
+}
+
 fn analyze(args: &AnalyzeArgs, quiet: bool) -> anyhow::Result<()> {
-    let a = pipeline::analyze(&args.input, &args.place, quiet)?;
+    let a = pipeline::analyze(&args.input, &args.place, true, quiet)?;
     warn(quiet, &a.prepared.name, &a.prepared.warnings);
     let analysis = a.analysis();
     std::fs::create_dir_all(&args.output)
@@ -47,20 +59,21 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> anyhow::Result<()> {
         written.push(path.display().to_string());
     }
     let p = &a.prepared;
-    let cores_by_id = p.problem.cores_by_task_id(&a.solution.placement.core_of, p.graph.tasks.len());
+    let cores_by_id = p.problem.cores_by_task_id(&a.placement, p.graph.tasks.len());
     let dot = args.output.join("graph.dot");
     pipeline::write(&dot, p.graph.to_dot(Some(&cores_by_id)).as_bytes())?;
     written.push(dot.display().to_string());
     if args.timelines {
-        for o in &a.replay {
-            let path = args.output.join(format!("timeline-{}.json", o.policy.name()));
+        for (label, o) in &a.replay {
+            let path = args.output.join(format!("timeline-{}.json", run_slug(label)));
             pipeline::write(&path, &corera_emit::perfetto(&a.workload, o))?;
             written.push(path.display().to_string());
-            if o.policy == Policy::Amp {
-                let path = args.output.join("amp.btf");
-                pipeline::write(&path, &corera_emit::btf(&a.workload, o))?;
-                written.push(path.display().to_string());
-            }
+        }
+        // The recommended placement's run (the last) as BTF.
+        if let Some((_, o)) = a.replay.last() {
+            let path = args.output.join("recommended.btf");
+            pipeline::write(&path, &corera_emit::btf(&a.workload, o))?;
+            written.push(path.display().to_string());
         }
     }
     if args.json {
@@ -68,13 +81,15 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> anyhow::Result<()> {
     }
     let mut text = corera_emit::summary(&analysis);
     text.push_str(&format!(
-        "settings: {} --balance {} --node-budget {} --seed {}{}\nwrote {}\n",
+        "settings: {} --balance {} --node-budget {} --objective {}{} --seed {}{}\nwrote {}\n",
         match &args.place.platform {
             Some(p) => format!("--platform {p}"),
             None => format!("--cores {}", args.place.cores),
         },
         p.platform.balance_tolerance,
         args.place.node_budget,
+        p.goal.name(),
+        if p.goal.is_timing() { format!(" --replay-budget {}", args.place.replay_budget) } else { String::new() },
         args.place.seed,
         args.place.time_limit.map(|t| format!(" --time-limit {t}")).unwrap_or_default()
             + &pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>(),
@@ -151,7 +166,7 @@ fn place(args: &PlaceCommandArgs, quiet: bool) -> anyhow::Result<()> {
     if args.pareto {
         return place_pareto(args, quiet);
     }
-    let a = pipeline::analyze(&args.input, &args.place, quiet)?;
+    let a = pipeline::analyze(&args.input, &args.place, args.place.masks, quiet)?;
     warn(quiet, &a.prepared.name, &a.prepared.warnings);
     if args.json {
         return stdout(&to_json(&PlaceRecord::new(&a.results())));
@@ -259,7 +274,7 @@ fn analysis_for_emit(args: &EmitArgs, quiet: bool) -> anyhow::Result<Analysis> {
         return corera_emit::read_analysis(&text)
             .map_err(|e| usage(format!("`{}` is not an analysis written by `corera analyze`: {e}", path.display())));
     }
-    let a = pipeline::analyze(&args.input, &args.place, quiet)?;
+    let a = pipeline::analyze(&args.input, &args.place, true, quiet)?;
     warn(quiet, &a.prepared.name, &a.prepared.warnings);
     Ok(a.analysis())
 }
@@ -312,19 +327,42 @@ fn gen_log(args: &GenArgs) -> anyhow::Result<()> {
 
 /// `corera simulate`: the traced jobs under one policy.
 fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
-    let p = pipeline::prepare(&args.input, &args.place, quiet)?;
-    warn(quiet, &p.name, &p.warnings);
     let policy = args.policy;
-    let workload = p.workload();
-    let core_of: Vec<u16> = match (&args.placement, policy) {
-        (Some(file), _) => pipeline::read_placement(file, &p.problem, &p.platform)?,
-        (None, Policy::Amp) => pipeline::search(&p.problem, &p.platform, &args.place, quiet)?.placement.core_of,
-        (None, _) => vec![0; p.problem.len()],
+    // Without a placement file, AMP and masks replay the placement the
+    // objective recommends (searched as `place` does).
+    let (p, core_of, masks) = match (&args.placement, policy) {
+        (Some(file), _) => {
+            let p = pipeline::prepare(&args.input, &args.place, quiet)?;
+            let (core_of, masks) = pipeline::read_placement(file, &p.problem, &p.platform)?;
+            (p, core_of, masks)
+        }
+        (None, Policy::Amp | Policy::Masks) => {
+            let a = pipeline::analyze(&args.input, &args.place, policy == Policy::Masks, quiet)?;
+            let (core_of, masks) = match (&a.timing, policy) {
+                (Some(t), Policy::Amp) => (t.strict.core_of.clone(), None),
+                _ => (a.placement, a.masks),
+            };
+            (a.prepared, core_of, masks)
+        }
+        (None, _) => {
+            let p = pipeline::prepare(&args.input, &args.place, quiet)?;
+            let n = p.problem.len();
+            (p, vec![0; n], None)
+        }
     };
-    let cores = p.replay_cores(&workload, &core_of);
+    warn(quiet, &p.name, &p.warnings);
+    if policy == Policy::Masks && masks.is_none() && args.placement.is_some() {
+        return Err(usage(
+            "--policy masks replays affinity masks: the placement file gives every task one core (use `cores`), or use --policy amp",
+        ));
+    }
+    let policy = if policy == Policy::Amp && masks.is_some() { Policy::Masks } else { policy };
+    let workload = p.workload();
+    if let Some(sweep) = &args.sweep {
+        return sweep_costs(args, &p, &workload, policy, &core_of, masks.as_deref(), sweep);
+    }
     let timeline = args.perfetto.is_some() || args.btf.is_some();
-    let o =
-        corera_replay::simulate(&workload, &Setup { policy, platform: &p.platform, core_of: Some(&cores), timeline });
+    let o = p.run(&workload, &p.platform, policy, &core_of, masks.as_deref(), timeline);
     if let Some(path) = &args.perfetto {
         pipeline::write(path, &corera_emit::perfetto(&workload, &o))?;
     }
@@ -332,7 +370,11 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         pipeline::write(path, &corera_emit::btf(&workload, &o))?;
     }
     if args.json {
-        let placement = if policy == Policy::Amp { placed_tasks(&p.problem, &p.graph, &core_of) } else { Vec::new() };
+        let placement = if matches!(policy, Policy::Amp | Policy::Masks) {
+            placed_tasks(&p.problem, &p.graph, &core_of, masks.as_deref())
+        } else {
+            Vec::new()
+        };
         return stdout(&to_json(&SimulateRecord {
             schema_version: SCHEMA_VERSION,
             corera_version: corera_emit::VERSION.to_string(),
@@ -384,7 +426,7 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
             corera_emit::CoreLine::Unused(first, last) => text.push_str(&format!("cores {first}-{last}: unused\n")),
         }
     }
-    if policy == Policy::Amp {
+    if matches!(policy, Policy::Amp | Policy::Masks) {
         let cost = corera_placement::Cost::of(&p.problem, &p.platform, &corera_placement::Placement::new(core_of));
         text.push_str(&format!(
             "placement: {} cross-core traffic{}, busiest core {:.1} % load\n",
@@ -394,19 +436,58 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         ));
     }
     text.push_str(&format!(
-        "makespan {:.3} s, {:.1} jobs/s, RUNNING {:.3} s, READY {:.3} s, mean response {:.3} ms\n\
-         migrations {}, cross-core messages {}, idle core while a task waited {:.3} ms\n\
+        "makespan {:.3} s, {:.1} jobs/s, RUNNING {}, READY {}, mean response {}\n\
+         migrations {}, cross-core messages {}, modelled overheads {}, idle core while a task waited {:.3} ms\n\
          input rate sustained {:.1} % of the recorded rate ({})\n",
         o.makespan_ns as f64 / 1e9,
         o.throughput_jobs_per_s,
-        o.running_ns as f64 / 1e9,
-        o.ready_ns as f64 / 1e9,
-        o.response_mean_ns / 1e6,
+        span(o.running_ns as f64),
+        span(o.ready_ns as f64),
+        span(o.response_mean_ns),
         o.migrations,
         o.cross_core_messages,
+        span(o.overhead_ns as f64),
         o.non_work_conserving_ns as f64 / 1e6,
         o.sustained_rate * 100.0,
         if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
     ));
     stdout(text.as_bytes())
+}
+
+/// `simulate --sweep`: the policy and global SMP at each value of one
+/// cost.
+fn sweep_costs(
+    args: &SimulateArgs,
+    p: &pipeline::Prepared,
+    workload: &corera_replay::Replay,
+    policy: Policy,
+    core_of: &[u16],
+    masks: Option<&[corera_placement::CoreSet]>,
+    sweep: &crate::cli::Sweep,
+) -> anyhow::Result<()> {
+    use corera_emit::records::{SweepPoint, SweepRecord};
+    let points: Vec<SweepPoint> = sweep
+        .values
+        .iter()
+        .map(|&value| {
+            let mut platform = p.platform.clone();
+            platform.costs.set(&sweep.key, value).map_err(usage)?;
+            let o = p.run(workload, &platform, policy, core_of, masks, false);
+            let smp = p.run(workload, &platform, Policy::Smp, core_of, None, false);
+            Ok(SweepPoint::new(p.goal, value, &o, &smp))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let record = SweepRecord {
+        schema_version: SCHEMA_VERSION,
+        corera_version: corera_emit::VERSION.to_string(),
+        input: p.input(),
+        key: sweep.key.clone(),
+        policy,
+        objective: p.goal,
+        points,
+    };
+    if args.json {
+        return stdout(&to_json(&record));
+    }
+    stdout(corera_emit::sweep_table(&record).as_bytes())
 }

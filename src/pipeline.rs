@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use corera_emit::records::{Analysis, Input, Results};
-use corera_placement::{Constraints, Cost, Platform, Problem};
+use corera_placement::{Constraints, CoreSet, Cost, Goal, Placement, Platform, Problem};
 use corera_replay::{Outcome, Policy, Replay, Setup, simulate};
-use corera_search::{Note, Options, Solution};
+use corera_search::{BreakEven, Choice, Note, Options, Solution, TimingInput, TimingOptions, TimingSolution};
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{Parsed, ReadOptions, Schedule, TraceSummary, Warning};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -116,6 +116,10 @@ pub(crate) struct Prepared {
     pub(crate) platform: Platform,
     pub(crate) problem: Problem,
     pub(crate) warnings: Vec<Warning>,
+    /// What placements are judged by.
+    pub(crate) goal: Goal,
+    /// Each trace task's deadline (the user's, else its period), ns.
+    pub(crate) deadlines: Vec<Option<u64>>,
 }
 
 impl Prepared {
@@ -124,15 +128,9 @@ impl Prepared {
         Input::new(&self.name, self.parsed.format, self.parsed.source)
     }
 
-    /// The replayable workload, with periods from the task graph.
+    /// The replayable workload, with each task's deadline.
     pub(crate) fn workload(&self) -> Replay {
-        let mut periods = vec![None; self.parsed.trace.tasks.len()];
-        for t in &self.graph.tasks {
-            if let Some(p) = periods.get_mut(t.id as usize) {
-                *p = t.period_ns;
-            }
-        }
-        Replay::new(&self.parsed.trace, &self.schedule, &periods)
+        Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines)
     }
 
     /// The core of each replay task of `workload` under a placement of the
@@ -140,15 +138,50 @@ impl Prepared {
     pub(crate) fn replay_cores(&self, workload: &Replay, core_of: &[u16]) -> Vec<u16> {
         workload.cores(&self.problem.cores_by_task_id(core_of, workload.index_of.len()))
     }
+
+    /// The mask of each replay task of `workload` under masks of the
+    /// problem's tasks.
+    fn replay_masks(&self, workload: &Replay, masks: &[CoreSet]) -> Vec<CoreSet> {
+        let mut by_id = vec![CoreSet::one(0); workload.index_of.len()];
+        for (&id, set) in self.problem.task_ids.iter().zip(masks) {
+            by_id[id as usize] = set.clone();
+        }
+        workload.tasks.iter().map(|t| by_id[t.id as usize].clone()).collect()
+    }
+
+    /// Replays `workload` under `policy` with a placement of the problem
+    /// (and its masks) on `platform`.
+    pub(crate) fn run(
+        &self,
+        workload: &Replay,
+        platform: &Platform,
+        policy: Policy,
+        core_of: &[u16],
+        masks: Option<&[CoreSet]>,
+        timeline: bool,
+    ) -> Outcome {
+        let cores = self.replay_cores(workload, core_of);
+        let sets = masks.map(|m| self.replay_masks(workload, m));
+        simulate(workload, &Setup { policy, platform, core_of: Some(&cores), masks: sets.as_deref(), timeline })
+    }
 }
 
 /// Everything the pipeline produced for one trace.
 pub(crate) struct Analyzed {
     pub(crate) prepared: Prepared,
     pub(crate) summary: TraceSummary,
+    /// The traffic search.
     pub(crate) solution: Solution,
+    /// The timing search (timing objectives).
+    pub(crate) timing: Option<TimingSolution>,
+    pub(crate) break_even: Option<BreakEven>,
+    /// The recommended placement and its masks.
+    pub(crate) placement: Vec<u16>,
+    pub(crate) masks: Option<Vec<CoreSet>>,
+    /// The cost of the recommended placement.
     pub(crate) cost: Cost,
-    pub(crate) replay: Vec<Outcome>,
+    /// The replays, labelled, with their timelines.
+    pub(crate) replay: Vec<(String, Outcome)>,
     /// The workload the replays ran.
     pub(crate) workload: Replay,
     /// Its task names.
@@ -166,6 +199,11 @@ impl Analyzed {
             platform: &p.platform,
             problem: &p.problem,
             solution: &self.solution,
+            goal: p.goal,
+            placement: &self.placement,
+            masks: self.masks.as_deref(),
+            timing: self.timing.as_ref(),
+            break_even: self.break_even.as_ref(),
             cost: &self.cost,
             warnings: &p.warnings,
             replay: &self.replay,
@@ -179,8 +217,9 @@ impl Analyzed {
     }
 }
 
-/// Runs ingest → graph → place → replay.
-pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyhow::Result<Analyzed> {
+/// Runs ingest → graph → place (traffic, then timing) → replay.
+/// `masks`: also search affinity masks.
+pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: bool) -> anyhow::Result<Analyzed> {
     let mut prepared = prepare(input, place, quiet)?;
     let mut chosen = None;
     if let Some(weight) = place.balance_weight {
@@ -191,21 +230,124 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
     }
     let mut solution = search(&prepared.problem, &prepared.platform, place, quiet)?;
     solution.notes.extend(chosen);
-    let cost = Cost::of(&prepared.problem, &prepared.platform, &solution.placement);
     let summary = TraceSummary::of(&prepared.parsed.trace);
-    let progress = Progress::new(quiet);
-    progress.step("replaying the trace on one core, SMP and AMP");
     let workload = prepared.workload();
-    let cores = prepared.replay_cores(&workload, &solution.placement.core_of);
-    let replay = [Policy::Single, Policy::Smp, Policy::Amp]
-        .into_iter()
-        .map(|policy| {
-            simulate(&workload, &Setup { policy, platform: &prepared.platform, core_of: Some(&cores), timeline: true })
-        })
-        .collect();
+    let (timing, break_even) = if prepared.goal.is_timing() && !prepared.problem.is_empty() {
+        let (t, b) = timing(&prepared, &workload, &solution, place, masks, quiet)?;
+        (Some(t), Some(b))
+    } else {
+        (None, None)
+    };
+    let (placement, masks, choice) = match &timing {
+        Some(t) => {
+            let (best, choice, _) = t.recommendation(prepared.goal);
+            (best.core_of.clone(), (choice != Choice::Strict).then(|| best.masks.clone()).flatten(), Some(choice))
+        }
+        None => (solution.placement.core_of.clone(), None, None),
+    };
+    let cost = Cost::of(&prepared.problem, &prepared.platform, &Placement::new(placement.clone()));
+    let progress = Progress::new(quiet);
+    progress.step("replaying the trace under each set-up");
+    let runs = report_runs(&prepared, &workload, &solution, timing.as_ref().zip(choice), &placement, masks.as_deref());
     progress.finish();
     let replay_names = workload.tasks.iter().map(|t| t.name.clone()).collect();
-    Ok(Analyzed { prepared, summary, solution, cost, replay, workload, replay_names })
+    Ok(Analyzed {
+        prepared,
+        summary,
+        solution,
+        timing,
+        break_even,
+        placement,
+        masks,
+        cost,
+        replay: runs,
+        workload,
+        replay_names,
+    })
+}
+
+/// The timing search with a progress bar, and the break-even of its
+/// recommendation.
+fn timing(
+    prepared: &Prepared,
+    workload: &Replay,
+    traffic: &Solution,
+    place: &PlaceArgs,
+    masks: bool,
+    quiet: bool,
+) -> anyhow::Result<(TimingSolution, BreakEven)> {
+    let progress = Progress::new(quiet);
+    progress.step("replaying candidate placements");
+    let trace = &prepared.parsed.trace;
+    let window = corera_replay::representative_window(trace, &prepared.schedule, corera_search::WINDOW_EVENTS);
+    let window_workload =
+        window.map(|w| Replay::from_trace(&corera_replay::window_trace(trace, w), &prepared.deadlines));
+    let input = TimingInput::new(
+        &prepared.problem,
+        &prepared.platform,
+        prepared.goal,
+        workload,
+        window_workload.as_ref().zip(window),
+        traffic,
+    );
+    let mut options = TimingOptions::default();
+    options.budget = place.replay_budget;
+    options.seed = place.seed;
+    options.masks = masks;
+    let bar = progress.0.clone();
+    options.progress = Some(corera_search::TuneProgress(std::sync::Arc::new(move |done, budget, best| {
+        bar.set_message(format!("replaying candidate placements: {done}/{budget}, best {best}"));
+    })));
+    let solution = corera_search::tune(&input, &options)?;
+    progress.step("finding the break-even cost");
+    let (best, choice, _) = solution.recommendation(prepared.goal);
+    // The rival: global SMP, or the best strict placement when the
+    // recommendation is global SMP.
+    let rival = if choice == Choice::Smp {
+        corera_search::Candidate { label: "the best strict placement".into(), ..solution.strict.clone() }
+    } else {
+        solution.smp.clone()
+    };
+    let break_even = corera_search::break_even(&input, best, &rival, "migration_ns");
+    progress.finish();
+    Ok((solution, break_even))
+}
+
+/// The labelled replays the summary and report show, with timelines:
+/// single core, global SMP, the traffic-optimal AMP placement, and the
+/// recommendation (after the best strict placement when it is not that).
+fn report_runs(
+    prepared: &Prepared,
+    workload: &Replay,
+    traffic: &Solution,
+    timing: Option<(&TimingSolution, Choice)>,
+    placement: &[u16],
+    masks: Option<&[CoreSet]>,
+) -> Vec<(String, Outcome)> {
+    let run = |policy: Policy, core_of: &[u16], m: Option<&[CoreSet]>| {
+        prepared.run(workload, &prepared.platform, policy, core_of, m, true)
+    };
+    let traffic_cores = &traffic.placement.core_of;
+    let mut runs = vec![
+        ("single core".to_string(), run(Policy::Single, traffic_cores, None)),
+        ("global SMP".to_string(), run(Policy::Smp, traffic_cores, None)),
+    ];
+    let Some((t, choice)) = timing else {
+        runs.push(("AMP (placement)".to_string(), run(Policy::Amp, placement, None)));
+        return runs;
+    };
+    runs.push(("AMP, traffic-optimal".to_string(), run(Policy::Amp, traffic_cores, None)));
+    match (choice, masks) {
+        (Choice::Strict, _) | (_, None) => {
+            runs.push(("AMP, recommended".to_string(), run(Policy::Amp, placement, None)))
+        }
+        (choice, Some(m)) => {
+            runs.push(("AMP, best strict".to_string(), run(Policy::Amp, &t.strict.core_of, None)));
+            let label = if choice == Choice::Smp { "global SMP, recommended" } else { "masks, recommended" };
+            runs.push((label.to_string(), run(Policy::Masks, placement, Some(m))));
+        }
+    }
+    runs
 }
 
 /// Runs ingest → graph → problem (no search).
@@ -225,8 +367,19 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
     if problem.is_empty() {
         return Err(usage(format!("`{name}` has no tasks to place (only idle tasks or no events)")));
     }
+    let goal = place.objective.or(constraints.objective).unwrap_or_default();
+    let mut deadlines: Vec<Option<u64>> = graph.tasks.iter().map(|t| t.period_ns).collect();
+    for d in &constraints.deadline {
+        let Some(id) = graph.tasks.iter().position(|t| t.name == d.task) else {
+            return Err(usage(format!(
+                "--deadline {}={}: there is no task `{}` in the trace; `corera graph TRACE` lists the task names",
+                d.task, d.ms, d.task
+            )));
+        };
+        deadlines[id] = Some(d.ns());
+    }
     progress.finish();
-    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings })
+    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, goal, deadlines })
 }
 
 /// The constraints of the placement flags and the constraints file.
@@ -248,6 +401,8 @@ pub(crate) fn constraints(place: &PlaceArgs) -> anyhow::Result<Constraints> {
         forbid: place.forbid.clone(),
         together: groups(&place.together),
         apart: groups(&place.apart),
+        objective: place.objective,
+        deadline: place.deadline.clone(),
     });
     Ok(constraints)
 }
@@ -319,33 +474,42 @@ pub(crate) fn search(
 }
 
 /// Reads a placement file (any record with a `placement`) into a core per
-/// task of `problem`.
-pub(crate) fn read_placement(file: &Path, problem: &Problem, platform: &Platform) -> anyhow::Result<Vec<u16>> {
+/// task of `problem`, and the masks when some task has several `cores`.
+pub(crate) fn read_placement(
+    file: &Path,
+    problem: &Problem,
+    platform: &Platform,
+) -> anyhow::Result<(Vec<u16>, Option<Vec<CoreSet>>)> {
     let text = std::fs::read_to_string(file)
         .with_context(|| Usage(format!("could not read placement file `{}`", file.display())))?;
     let bad = |what: String| usage(format!("placement file `{}`: {what}", file.display()));
     let list = corera_emit::read_placement(&text).map_err(bad)?;
     let mut core_of: Vec<Option<u16>> = vec![None; problem.len()];
+    let mut masks: Vec<CoreSet> = vec![CoreSet::new(); problem.len()];
     for entry in list {
         let i = problem
             .names
             .iter()
             .position(|n| *n == entry.task)
             .ok_or_else(|| bad(format!("no task `{}` in the trace", entry.task)))?;
-        if entry.core >= platform.cores {
-            return Err(bad(format!(
-                "`{}` is on core {}; the platform has {} cores",
-                entry.task, entry.core, platform.cores
-            )));
+        let set: CoreSet =
+            if entry.cores.is_empty() { CoreSet::one(entry.core) } else { entry.cores.iter().copied().collect() };
+        if let Some(c) = set.iter().chain([entry.core]).find(|&c| c >= platform.cores) {
+            return Err(bad(format!("`{}` is on core {c}; the platform has {} cores", entry.task, platform.cores)));
+        }
+        if !set.contains(entry.core) {
+            return Err(bad(format!("`{}`: `core` {} is not among its `cores` [{set}]", entry.task, entry.core)));
         }
         core_of[i] = Some(entry.core);
+        masks[i] = set;
     }
     let missing: Vec<&str> =
         (0..problem.len()).filter(|&i| core_of[i].is_none()).map(|i| problem.names[i].as_str()).collect();
     if !missing.is_empty() {
         return Err(bad(format!("no core for {}", missing.join(", "))));
     }
-    Ok(core_of.into_iter().map(|c| c.unwrap_or(0)).collect())
+    let floats = masks.iter().any(|m| m.len() > 1);
+    Ok((core_of.into_iter().map(|c| c.unwrap_or(0)).collect(), floats.then_some(masks)))
 }
 
 /// Writes an output file atomically (or stdout for `-`).

@@ -54,7 +54,7 @@ fn quick_start_shows_the_printer_summary() {
     }
 }
 
-/// Formats, methods, policies and targets are each listed once, in their
+/// Formats, methods, policies, targets, objectives and costs are each listed once, in their
 /// crate's registry; the book's lists must name every entry of it.
 #[test]
 fn every_registry_entry_is_in_the_book() {
@@ -67,11 +67,13 @@ fn every_registry_entry_is_in_the_book() {
     let methods: Vec<&str> = corera_search::Method::ALL.iter().map(|m| m.name()).collect();
     let policies: Vec<&str> = corera_replay::Policy::ALL.iter().map(|p| p.name()).collect();
     let targets: Vec<&str> = corera_emit::Target::ALL.iter().map(|t| t.name()).collect();
+    let objectives: Vec<&str> = corera_placement::Goal::ALL.iter().map(|g| g.name()).collect();
     for (flag, names, sep) in [
         ("--format", &formats, "|"),
         ("--method", &methods, "|"),
         ("--policy", &policies, "\\|"),
         ("--target", &targets, "\\|"),
+        ("--objective", &objectives, "\\|"),
     ] {
         let list = format!("{flag} {}", names.join(sep));
         assert!(cli.contains(&list), "book/src/reference/cli.md does not list `{list}`");
@@ -79,6 +81,10 @@ fn every_registry_entry_is_in_the_book() {
     let replay = page("book/src/design/replay.md");
     for p in &policies {
         assert!(replay.contains(&format!("| `{p}` |")), "book/src/design/replay.md has no row for policy `{p}`");
+    }
+    let platform = page("book/src/reference/platform.md");
+    for key in corera_placement::Costs::KEYS {
+        assert!(platform.contains(&format!("| `{key}` |")), "book/src/reference/platform.md has no row for `{key}`");
     }
     let outputs = page("book/src/reference/outputs.md");
     for t in &targets {

@@ -62,10 +62,19 @@ fn report_renders_in_a_headless_browser_without_script_errors() {
     assert!(!stderr.contains("Uncaught"), "script error: {stderr}");
     let body = text.split("<body").nth(1).and_then(|b| b.split('>').next()).expect("a body element");
     assert!(body.contains("data-js-errors=\"0\""), "{body}");
-    // Three Gantt charts (single, SMP, AMP), 24 graph nodes, a heat map.
-    assert!(body.contains("gantt:3,graph:24,heatmap:"), "{body}");
-    assert_eq!(text.matches("<canvas").count(), 3);
-    for id in ["headline", "loads", "graph", "heatmap", "timelines", "placement", "search", "trace"] {
+    // Five Gantt charts (single core, global SMP, traffic-optimal AMP, best
+    // strict, the recommended masks), 24 graph nodes, a heat map, the
+    // front of replayed candidates and a box per task and set-up.
+    assert!(body.contains("gantt:5,graph:24,heatmap:"), "{body}");
+    let count = |what: &str| -> usize {
+        let at = body.find(&format!("{what}:")).unwrap_or_else(|| panic!("no {what} in {body}"));
+        body[at + what.len() + 1..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    };
+    assert!(count("front") >= 100, "{body}");
+    assert_eq!(count("distributions"), 5 * 24, "{body}");
+    assert_eq!(text.matches("<canvas").count(), 5);
+    let sections = ["recommendation", "front", "headline", "distributions", "loads", "graph", "heatmap", "timelines"];
+    for id in sections.into_iter().chain(["placement", "search", "trace"]) {
         assert!(text.contains(&format!("<section id=\"{id}\"")), "section {id}");
     }
     // A screenshot, kept for people to look at.

@@ -14,11 +14,12 @@ fn analyze_writes_header_and_json_and_prints_a_summary() {
         .arg(dir.path())
         .assert()
         .success()
-        .stdout(predicate::str::contains("placement on 2 identical cores"))
+        .stdout(predicate::str::contains("recommended on 2 identical cores (objective ready)"))
         .stdout(predicate::str::contains("proven optimal"))
         .stdout(predicate::str::contains("settings: --cores 2"));
     let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
     assert!(header.contains("#define CORERA_CORE_RASTERIZER "));
+    assert!(header.contains("#define CORERA_CORES_RASTERIZER    0x3ull"), "{header}");
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
     assert_eq!(json["placement"].as_array().unwrap().len(), 24);
@@ -534,7 +535,16 @@ fn platforms_from_shorthands_and_files() {
     // rp2: the printer's chain tasks should stay inside a cluster; the
     // summary reports topology-weighted traffic.
     corera()
-        .args(["place", "samples/printer/printer.log", "--platform", "rp2", "--node-budget", "100000"])
+        .args([
+            "place",
+            "--objective",
+            "traffic",
+            "samples/printer/printer.log",
+            "--platform",
+            "rp2",
+            "--node-budget",
+            "100000",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("placement on rp2 (8 cores): topology-weighted traffic"));
@@ -542,19 +552,27 @@ fn platforms_from_shorthands_and_files() {
     let file = dir.path().join("board.toml");
     std::fs::write(&file, "name = \"board\"\nmesh = { rows = 2, cols = 2 }\nbalance = 0.2\n").unwrap();
     corera()
-        .args(["place", "samples/printer/printer.log", "--node-budget", "100000", "--platform"])
+        .args([
+            "place",
+            "--objective",
+            "traffic",
+            "samples/printer/printer.log",
+            "--node-budget",
+            "100000",
+            "--platform",
+        ])
         .arg(&file)
         .assert()
         .success()
         .stdout(predicate::str::contains("placement on board (4 cores)"));
     corera()
-        .args(["place", "samples/printer/printer.log", "--platform", "torus:4"])
+        .args(["place", "--objective", "traffic", "samples/printer/printer.log", "--platform", "torus:4"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("error: --platform torus:4: unknown platform `torus:4`; expected"));
     std::fs::write(&file, "cores = 2\nspeeds = [1, 2]\n").unwrap();
     corera()
-        .args(["place", "samples/printer/printer.log", "--platform"])
+        .args(["place", "--objective", "traffic", "samples/printer/printer.log", "--platform"])
         .arg(&file)
         .assert()
         .code(2)
@@ -562,7 +580,8 @@ fn platforms_from_shorthands_and_files() {
         .stderr(predicate::str::contains("unknown field `speeds`"));
     // A core twice as fast takes about two thirds of the load.
     std::fs::write(&file, "name = \"big.LITTLE\"\ncores = 2\nspeed = [1.0, 2.0]\n").unwrap();
-    let out = corera().args(["place", SAMPLE, "--json", "--platform"]).arg(&file).output().unwrap();
+    let out =
+        corera().args(["place", "--objective", "traffic", SAMPLE, "--json", "--platform"]).arg(&file).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let load: Vec<f64> = v["cost"]["core_load_ns"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
@@ -619,9 +638,12 @@ fn every_method_runs_and_enumeration_certifies_the_portfolio() {
 #[test]
 fn ilp_pareto_and_balance_weight() {
     // The ILP proves the printer optimum that the portfolio proves.
-    let ilp = corera().args(["place", SAMPLE, "--json", "--method", "ilp", "--time-limit", "60"]).output().unwrap();
+    let ilp = corera()
+        .args(["place", "--objective", "traffic", SAMPLE, "--json", "--method", "ilp", "--time-limit", "60"])
+        .output()
+        .unwrap();
     assert!(ilp.status.success(), "{}", String::from_utf8_lossy(&ilp.stderr));
-    let portfolio = corera().args(["place", SAMPLE, "--json"]).output().unwrap();
+    let portfolio = corera().args(["place", "--objective", "traffic", SAMPLE, "--json"]).output().unwrap();
     let objective = |out: &[u8]| {
         let v: serde_json::Value = serde_json::from_slice(out).unwrap();
         let s = &v["search"];
@@ -630,7 +652,7 @@ fn ilp_pareto_and_balance_weight() {
     assert_eq!(objective(&ilp.stdout), objective(&portfolio.stdout));
     assert!(objective(&ilp.stdout).1);
     // The front: busiest core up, traffic down, ending with one core.
-    let out = corera().args(["place", SAMPLE, "--pareto", "--json"]).output().unwrap();
+    let out = corera().args(["place", "--objective", "traffic", SAMPLE, "--pareto", "--json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let front = v["front"].as_array().unwrap();
@@ -641,15 +663,22 @@ fn ilp_pareto_and_balance_weight() {
     }
     // Weight 0 takes the least traffic, a large weight the most balanced.
     for (weight, point) in [("0", front.last().unwrap()), ("1000", &front[0])] {
-        let out = corera().args(["place", SAMPLE, "--json", "--balance-weight", weight]).output().unwrap();
+        let out = corera()
+            .args(["place", "--objective", "traffic", SAMPLE, "--json", "--balance-weight", weight])
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["search"]["cross_traffic"], point["cross_traffic"], "weight {weight}");
         assert!(v["search"]["notes"].to_string().contains("chosen by --balance-weight"));
     }
-    corera().args(["place", SAMPLE, "--time-limit", "0"]).assert().code(2).stderr(predicate::str::contains("seconds"));
     corera()
-        .args(["place", SAMPLE, "--balance", "0.1", "--balance-weight", "1"])
+        .args(["place", "--objective", "traffic", SAMPLE, "--time-limit", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("seconds"));
+    corera()
+        .args(["place", "--objective", "traffic", SAMPLE, "--balance", "0.1", "--balance-weight", "1"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot be used with"));
@@ -702,15 +731,23 @@ fn simulate_replays_each_policy_and_analyze_compares_them() {
     // analyze puts all three into its JSON and summary.
     let out = corera().args(["analyze", SAMPLE, "-q", "-o"]).arg(dir.path()).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    for row in ["single core", "SMP (global)", "AMP (placement)"] {
+    let rows = ["single core", "global SMP", "AMP, traffic-optimal", "AMP, best strict", "masks, recommended"];
+    for row in rows {
         assert!(text.contains(row), "{text}");
     }
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
     let policies = v["replay"]["policies"].as_array().unwrap();
-    assert_eq!(policies.iter().map(|p| p["policy"].as_str().unwrap()).collect::<Vec<_>>(), ["single", "smp", "amp"]);
+    assert_eq!(policies.iter().map(|p| p["label"].as_str().unwrap()).collect::<Vec<_>>(), rows);
+    assert_eq!(
+        policies.iter().map(|p| p["policy"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["single", "smp", "amp", "amp", "masks"]
+    );
     assert_eq!(policies[0]["ready_ns"], single["ready_ns"]);
-    assert_eq!(policies[2]["ready_ns"], from_file["ready_ns"]);
+    // `place` recommends the best strict placement (masks not searched).
+    assert_eq!(policies[3]["ready_ns"], from_file["ready_ns"]);
+    // The recommendation replays no worse than global SMP, as analyze says.
+    assert!(policies[4]["ready_ns"].as_u64() <= policies[1]["ready_ns"].as_u64());
 }
 
 #[test]
@@ -752,10 +789,19 @@ fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
     let total: u64 = outcome["running_ns"].as_u64().unwrap();
     assert!((sliced * 1000.0 - total as f64).abs() < 1.0, "{sliced} us vs {total} ns");
     assert!(events.iter().filter(|e| e["ph"] == "X").all(|e| e["tid"].as_u64() < Some(2)));
-    // analyze --timelines writes one per policy plus the AMP BTF, and a
-    // DOT graph coloured by core.
+    // analyze --timelines writes one per replayed set-up plus the
+    // recommendation's BTF, and a DOT graph coloured by core.
     corera().args(["analyze", SAMPLE, "-q", "--timelines", "-o"]).arg(dir.path()).assert().success();
-    for file in ["timeline-single.json", "timeline-smp.json", "timeline-amp.json", "amp.btf", "graph.dot"] {
+    let files = [
+        "timeline-single-core.json",
+        "timeline-global-smp.json",
+        "timeline-amp-traffic-optimal.json",
+        "timeline-amp-best-strict.json",
+        "timeline-masks-recommended.json",
+        "recommended.btf",
+        "graph.dot",
+    ];
+    for file in files {
         assert!(dir.path().join(file).metadata().unwrap().len() > 1000, "{file}");
     }
     let dot = std::fs::read_to_string(dir.path().join("graph.dot")).unwrap();
@@ -783,4 +829,109 @@ fn color_follows_the_flag_and_no_color_and_verbose_times_each_stage() {
         assert!(stderr.lines().any(|l| l.starts_with(&format!("corera: {stage}")) && l.ends_with(" s")), "{stderr}");
     }
     corera().args(["-q", "-v", "place", SAMPLE]).assert().code(2);
+}
+
+#[test]
+fn mask_placements_round_trip_and_the_sweep_shows_where_smp_overtakes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("masks.json");
+    let placed =
+        corera().args(["place", SAMPLE, "--masks", "--replay-budget", "120", "--json", "-q"]).output().unwrap();
+    assert!(placed.status.success(), "{}", String::from_utf8_lossy(&placed.stderr));
+    std::fs::write(&file, &placed.stdout).unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&placed.stdout).unwrap();
+    assert_eq!(record["recommendation"]["setup"], "masks", "{}", record["recommendation"]);
+    let placement = record["placement"].as_array().unwrap();
+    let cores = |t: &serde_json::Value| t["cores"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    let sets: Vec<Vec<u64>> = placement.iter().map(cores).collect();
+    assert!(sets.iter().any(|s| s.len() > 1), "some task floats");
+    for (t, s) in placement.iter().zip(&sets) {
+        // The home core is one of the task's cores; ISRs never float.
+        assert!(s.contains(&t["core"].as_u64().unwrap()), "{t}");
+        if t["kind"] == "isr" {
+            assert_eq!(s.len(), 1, "{t}");
+        }
+    }
+    // Replaying the file gives what the recommendation reported.
+    let args = ["simulate", SAMPLE, "--policy", "masks", "--json", "-q", "--placement"];
+    let simulated = corera().args(args).arg(&file).output().unwrap();
+    let simulated: serde_json::Value = serde_json::from_slice(&simulated.stdout).unwrap();
+    let ready = simulated["outcome"]["ready_ns"].as_u64().unwrap();
+    assert_eq!(record["recommendation"]["value"]["value"].as_f64(), Some(ready as f64));
+    assert_eq!(simulated["placement"], record["placement"]);
+    // The sweep: one row per value, the current cost's row equal to the
+    // plain replay, for people and as JSON.
+    let sweep = ["simulate", SAMPLE, "--policy", "masks", "--sweep", "migration_ns=0:4600:2300", "--placement"];
+    let text = corera().args(sweep).arg(&file).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("policy masks against global SMP as migration_ns changes (objective ready)"), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(char::is_numeric)).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    let json = corera().args(sweep).arg(&file).arg("--json").output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let points = json["points"].as_array().unwrap();
+    assert_eq!(points.iter().map(|p| p["value"].as_f64().unwrap()).collect::<Vec<_>>(), [0.0, 2300.0, 4600.0]);
+    assert_eq!(points[1]["ready_ns"].as_u64(), Some(ready));
+    // Dearer migrations make global SMP wait longer.
+    assert!(points[0]["smp_ready_ns"].as_u64() < points[2]["smp_ready_ns"].as_u64());
+    // A strict placement is not a mask placement; bad sweeps are usage errors.
+    let strict = dir.path().join("strict.json");
+    let out = corera().args(["place", SAMPLE, "--objective", "traffic", "--json", "-q"]).output().unwrap();
+    std::fs::write(&strict, out.stdout).unwrap();
+    corera()
+        .args(["simulate", SAMPLE, "--policy", "masks", "--placement"])
+        .arg(&strict)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the placement file gives every task one core (use `cores`)"));
+    for (sweep, want) in [
+        ("nokey=0:1:1", "unknown cost `nokey`; the costs are message_latency_ns, message_cpu_ns"),
+        ("migration_ns=5:1:1", "expected FROM <= TO and a STEP above 0"),
+        ("migration_ns=0:100000:1", "use a larger STEP (at most 200 values)"),
+        ("migration_ns=0-1", "expected KEY=FROM:TO:STEP"),
+    ] {
+        corera().args(["simulate", SAMPLE, "--sweep", sweep]).assert().code(2).stderr(predicate::str::contains(want));
+    }
+}
+
+#[test]
+fn objectives_and_deadlines_come_from_flags_or_the_constraints_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // The traffic objective: no replay in the search, one AMP row.
+    let out = corera().args(["analyze", SAMPLE, "--objective", "traffic", "-o"]).arg(dir.path()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("placement on 2 identical cores: cross-core traffic 4517"), "{text}");
+    assert!(text.contains("AMP (placement)") && !text.contains("recommended on"), "{text}");
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    assert_eq!(v["objective"], "traffic");
+    assert!(v.get("recommendation").is_none() && v.get("timing").is_none());
+    // The constraints file names the objective and deadlines; the command
+    // line's objective wins.
+    let constraints = dir.path().join("c.toml");
+    std::fs::write(&constraints, "objective = \"deadlines\"\n[[deadline]]\ntask = \"LcdDriver\"\nms = 2\n").unwrap();
+    let place = |extra: &[&str]| {
+        let out = corera()
+            .args(["place", SAMPLE, "--replay-budget", "60", "--json", "-q", "--constraints"])
+            .arg(&constraints)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let deadlines = place(&[]);
+    assert_eq!(deadlines["objective"], "deadlines");
+    let text = deadlines["recommendation"]["value"]["text"].as_str().unwrap();
+    assert!(text.ends_with(" late") && text.contains("deadline misses"), "{text}");
+    assert_eq!(place(&["--objective", "response"])["objective"], "response");
+    // A tighter deadline on the command line misses more on one core.
+    let misses = |v: &serde_json::Value| v["recommendation"]["improvement_pct"].clone();
+    assert_ne!(misses(&deadlines), misses(&place(&["--deadline", "LcdDriver=0.5"])));
+    for (flag, want) in [
+        ("Nobody=2", "--deadline Nobody=2: there is no task `Nobody` in the trace"),
+        ("LcdDriver=-1", "expected NAME=MS with a positive number of milliseconds"),
+    ] {
+        corera().args(["place", SAMPLE, "--deadline", flag]).assert().code(2).stderr(predicate::str::contains(want));
+    }
 }

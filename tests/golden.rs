@@ -125,10 +125,12 @@ fn tile64_daq_sample_summary_matches_the_golden_file() {
 }
 
 /// The sample's claim: the placement decides whether the mesh keeps up.
-/// corera's placement and one task per tile keep up; one tile per stage
+/// corera's placements and one task per tile keep up; one tile per stage
 /// sends less traffic but overloads the worker tiles and falls behind;
-/// corera sends less traffic than one task per tile. No fragment is lost
-/// in the replay: the writer writes all 8,000 in every run.
+/// corera's traffic-optimal placement sends less traffic than one task per
+/// tile, and its recommendation (by READY) waits no longer than one task
+/// per tile. No fragment is lost in the replay: the writer writes all
+/// 8,000 in every run.
 #[test]
 fn tile64_daq_placement_decides_whether_the_mesh_keeps_up() {
     let dir = tempfile::tempdir().unwrap();
@@ -136,6 +138,11 @@ fn tile64_daq_placement_decides_whether_the_mesh_keeps_up() {
     let out = corera().args(["analyze", DAQ, "--platform", TILE64, "--json", "-o"]).arg(dir.path()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::write(&analysis, &out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let traffic_optimum = dir.path().join("traffic.json");
+    let alternative = v["alternatives"].as_array().unwrap().iter().find(|a| a["label"] == "traffic optimum").unwrap();
+    let record = serde_json::json!({"schema_version": v["schema_version"], "placement": alternative["placement"]});
+    std::fs::write(&traffic_optimum, record.to_string()).unwrap();
     let run = |placement: &std::path::Path| {
         let args = ["simulate", DAQ, "--platform", TILE64, "--policy", "amp", "--placement"];
         let text = corera().args(args).arg(placement).output().unwrap();
@@ -151,16 +158,20 @@ fn tile64_daq_placement_decides_whether_the_mesh_keeps_up() {
         let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
         let o = &v["outcome"];
         let writer = o["tasks"].as_array().unwrap().iter().find(|t| t["name"] == "Writer").unwrap();
-        (traffic, o["sustained_rate"].as_f64().unwrap(), writer["jobs"].as_u64().unwrap())
+        let ready = o["ready_ns"].as_u64().unwrap();
+        (traffic, o["sustained_rate"].as_f64().unwrap(), writer["jobs"].as_u64().unwrap(), ready)
     };
-    let (corera_j, corera_rate, corera_written) = run(&analysis);
-    let (stage_j, stage_rate, stage_written) = run(&repo("samples/tile64-daq/by-stage.json"));
-    let (tile_j, tile_rate, tile_written) = run(&repo("samples/tile64-daq/one-per-tile.json"));
-    assert!(corera_rate >= 0.99, "corera's placement keeps up: {corera_rate}");
+    let (_, rate, written, ready) = run(&analysis);
+    let (traffic_j, traffic_rate, traffic_written, _) = run(&traffic_optimum);
+    let (stage_j, stage_rate, stage_written, _) = run(&repo("samples/tile64-daq/by-stage.json"));
+    let (tile_j, tile_rate, tile_written, tile_ready) = run(&repo("samples/tile64-daq/one-per-tile.json"));
+    assert!(rate >= 0.99, "corera's recommendation keeps up: {rate}");
+    assert!(traffic_rate >= 0.99, "corera's traffic optimum keeps up: {traffic_rate}");
     assert!(tile_rate >= 0.99, "one task per tile keeps up: {tile_rate}");
     assert!(stage_rate < 0.9, "one tile per stage falls behind: {stage_rate}");
-    assert!(stage_j < corera_j && corera_j < tile_j, "traffic {stage_j} < {corera_j} < {tile_j}");
-    assert_eq!((corera_written, stage_written, tile_written), (8000, 8000, 8000));
+    assert!(stage_j < traffic_j && traffic_j < tile_j, "traffic {stage_j} < {traffic_j} < {tile_j}");
+    assert!(ready <= tile_ready, "READY {ready} <= {tile_ready}");
+    assert_eq!((written, traffic_written, stage_written, tile_written), (8000, 8000, 8000, 8000));
 }
 
 /// The real traces: a FreeRTOS SMP kernel's BTF and an Android systrace.

@@ -8,7 +8,11 @@ use crate::corera;
 #[test]
 fn header_compiles_and_matches_the_json() {
     let dir = tempfile::tempdir().unwrap();
-    corera().args(["analyze", "samples/printer/printer.log", "--cores", "3", "-o"]).arg(dir.path()).assert().success();
+    corera()
+        .args(["analyze", "samples/printer/printer.log", "--cores", "3", "--replay-budget", "40", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
     let program = dir.path().join("check.c");
     std::fs::write(
         &program,
@@ -58,7 +62,8 @@ int main(void) {
 }
 
 /// Stand-ins for each RTOS API, with the real signatures, that record what
-/// the header's apply function did; each program prints `name=core` lines.
+/// the header's apply function did; each program prints `name=mask` lines
+/// (bit n: core n).
 const FREERTOS_CHECK: &str = r#"#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,16 +87,15 @@ void vTaskCoreAffinitySet(const TaskHandle_t xTask, UBaseType_t uxCoreAffinityMa
 #include "affinity_freertos.h"
 int main(void) {
     static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
-    unsigned i, c;
+    unsigned i;
     for (i = 0; i < CORERA_NUM_TASKS; i++) tcbs[ntcbs++].name = all[i].name;
     if (corera_apply_freertos() != 0) return 1;
     for (i = 0; i < ntcbs; i++) {
         if (tcbs[i].mask == 0) continue;
-        for (c = 0; !(tcbs[i].mask & (1ul << c)); c++) {}
-        if (tcbs[i].mask != (1ul << c)) return 2;
-        printf("%s=%u\n", tcbs[i].name, c);
+        if (!(tcbs[i].mask >> all[i].core & 1ul)) return 2;
+        printf("%s=%lu\n", tcbs[i].name, tcbs[i].mask);
     }
-    return CORERA_AFFINITY_MASK_RASTERIZER == (1ul << CORERA_CORE_RASTERIZER) ? 0 : 3;
+    return CORERA_AFFINITY_MASK_RASTERIZER == CORERA_CORES_RASTERIZER ? 0 : 3;
 }
 "#;
 
@@ -100,30 +104,31 @@ const ZEPHYR_CHECK: &str = r#"#include <stdio.h>
 /* Zephyr stand-ins (signatures as in zephyr/kernel.h, 3.x). */
 #define BIT(n) (1UL << (n))
 #define CONFIG_MP_MAX_NUM_CPUS 4
-struct k_thread { const char *name; int cpu; };
+struct k_thread { const char *name; unsigned long mask; };
 typedef struct k_thread *k_tid_t;
 typedef void (*k_thread_user_cb_t)(const struct k_thread *thread, void *user_data);
 static struct k_thread threads[64];
 static unsigned nthreads;
 void k_thread_foreach(k_thread_user_cb_t user_cb, void *user_data);
 const char *k_thread_name_get(k_tid_t thread);
-int k_thread_cpu_pin(k_tid_t thread, int cpu);
+int k_thread_cpu_mask_clear(k_tid_t thread);
+int k_thread_cpu_mask_enable(k_tid_t thread, int cpu);
 void k_thread_foreach(k_thread_user_cb_t user_cb, void *user_data) {
     unsigned i;
     for (i = 0; i < nthreads; i++) user_cb(&threads[i], user_data);
 }
 const char *k_thread_name_get(k_tid_t thread) { return thread->name; }
-int k_thread_cpu_pin(k_tid_t thread, int cpu) { thread->cpu = cpu; return 0; }
+int k_thread_cpu_mask_clear(k_tid_t thread) { thread->mask = 0; return 0; }
+int k_thread_cpu_mask_enable(k_tid_t thread, int cpu) { thread->mask |= BIT(cpu); return 0; }
 #include "affinity_zephyr.h"
 int main(void) {
     static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
     unsigned i;
-    threads[nthreads].name = "idle";
-    threads[nthreads++].cpu = -1;
-    for (i = 0; i < CORERA_NUM_TASKS; i++) { threads[nthreads].name = all[i].name; threads[nthreads++].cpu = -1; }
+    threads[nthreads++].name = "idle";
+    for (i = 0; i < CORERA_NUM_TASKS; i++) threads[nthreads++].name = all[i].name;
     if (corera_apply_zephyr() != CORERA_NUM_TASKS) return 1;
-    for (i = 0; i < nthreads; i++) if (threads[i].cpu >= 0) printf("%s=%d\n", threads[i].name, threads[i].cpu);
-    return CORERA_CPU_MASK_RASTERIZER == BIT(CORERA_CORE_RASTERIZER) ? 0 : 3;
+    for (i = 1; i < nthreads; i++) printf("%s=%lu\n", threads[i].name, threads[i].mask);
+    return threads[0].mask == 0 && CORERA_CPU_MASK_RASTERIZER == CORERA_CORES_RASTERIZER ? 0 : 3;
 }
 "#;
 
@@ -137,49 +142,64 @@ int main(void) {
     unsigned i, c;
     for (i = 0; i < CORERA_NUM_TASKS; i++) {
         cpu_set_t set;
+        unsigned long mask = 0;
         corera_cpu_set(i, &set);
-        if (CPU_COUNT(&set) != 1) return 1;
-        for (c = 0; !CPU_ISSET(c, &set); c++) {}
-        printf("%s=%u\n", all[i].name, c);
+        for (c = 0; c < 64; c++) if (CPU_ISSET(c, &set)) mask |= 1ul << c;
+        if (!CPU_ISSET(all[i].core, &set)) return 1;
+        printf("%s=%lu\n", all[i].name, mask);
     }
-    /* Pinning this thread to a task's CPU really works (core 0 exists everywhere). */
+    /* Pinning this thread to a task's CPUs really works (core 0 exists everywhere). */
     for (i = 0; i < CORERA_NUM_TASKS; i++) {
-        if (all[i].core == 0) return corera_pin_pthread(pthread_self(), i) == 0 ? 0 : 2;
+        if (all[i].cores == 1ull) return corera_pin_pthread(pthread_self(), i) == 0 ? 0 : 2;
     }
     return 0;
 }
 "#;
 
-#[test]
-fn every_header_variant_compiles_against_its_api_and_matches_the_json() {
+/// A placed task: name, home core, mask of cores, whether it is an ISR.
+type Placed = (String, u64, u64, bool);
+
+/// An analysis of the printer on three cores with some tasks floating:
+/// the analysis `analyze` wrote, three of its tasks given a mask by hand
+/// (so that the masks are there whatever the search chose), read back by
+/// `emit`. Returns its directory, the analysis file and the placement as
+/// `(task, core, mask, isr)`.
+fn analysis_with_masks() -> (tempfile::TempDir, std::path::PathBuf, Vec<Placed>) {
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["analyze", "samples/printer/printer.log", "--cores", "3", "-q", "-o"])
+        .args(["analyze", "samples/printer/printer.log", "--cores", "3", "-q", "--replay-budget", "60", "-o"])
         .arg(dir.path())
         .assert()
         .success();
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
-    let placement: Vec<(String, u64)> = json["placement"]
+    let path = dir.path().join("analysis.json");
+    let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    for name in ["Rasterizer", "Logger", "HttpServer"] {
+        let entry = json["placement"].as_array_mut().unwrap().iter_mut().find(|p| p["task"] == name).unwrap();
+        let core = entry["core"].as_u64().unwrap();
+        let other = (core + 1) % 3;
+        entry["cores"] = serde_json::json!([core.min(other), core.max(other)]);
+    }
+    std::fs::write(&path, corera_emit::to_json(&json)).unwrap();
+    let placement = json["placement"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| (p["task"].as_str().unwrap().to_string(), p["core"].as_u64().unwrap()))
+        .map(|p| {
+            let mask = p["cores"].as_array().unwrap().iter().fold(0u64, |m, c| m | 1 << c.as_u64().unwrap());
+            (p["task"].as_str().unwrap().to_string(), p["core"].as_u64().unwrap(), mask, p["kind"] == "isr")
+        })
         .collect();
-    let isrs: Vec<&str> = json["graph"]["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["kind"] == "isr")
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(isrs.len(), 3);
+    (dir, path, placement)
+}
+
+#[test]
+fn every_header_variant_compiles_against_its_api_and_sets_the_json_masks() {
+    let (dir, analysis, placement) = analysis_with_masks();
+    assert!(placement.iter().filter(|p| p.2.count_ones() > 1).count() >= 3, "masks to check: {placement:?}");
+    assert_eq!(placement.iter().filter(|p| p.3).count(), 3, "three ISRs");
     let expect = |skip_isrs: bool| {
-        let mut lines: Vec<String> = placement
-            .iter()
-            .filter(|(t, _)| !skip_isrs || !isrs.contains(&t.as_str()))
-            .map(|(t, c)| format!("{t}={c}"))
-            .collect();
+        let mut lines: Vec<String> =
+            placement.iter().filter(|p| !skip_isrs || !p.3).map(|(t, _, m, _)| format!("{t}={m}")).collect();
         lines.sort();
         lines
     };
@@ -189,7 +209,9 @@ fn every_header_variant_compiles_against_its_api_and_matches_the_json() {
         ("posix", "affinity_posix.h", POSIX_CHECK, false),
     ] {
         corera()
-            .args(["emit", "samples/printer/printer.log", "--cores", "3", "-q", "--target", target, "-o"])
+            .arg("emit")
+            .arg(&analysis)
+            .args(["-q", "--target", target, "-o"])
             .arg(dir.path().join(file))
             .assert()
             .success();
@@ -210,13 +232,9 @@ fn every_header_variant_compiles_against_its_api_and_matches_the_json() {
         got.sort();
         assert_eq!(got, expect(skip_isrs), "{target}");
     }
-    // The taskset script: valid shell, one line per task with its core.
+    // The taskset script: valid shell, one line per task with its cores.
     let script = dir.path().join("affinity.sh");
-    corera()
-        .args(["emit", "samples/printer/printer.log", "--cores", "3", "-q", "--target", "taskset", "-o"])
-        .arg(&script)
-        .assert()
-        .success();
+    corera().arg("emit").arg(&analysis).args(["-q", "--target", "taskset", "-o"]).arg(&script).assert().success();
     let check = Command::new("sh").arg("-n").arg(&script).output().unwrap();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
     let text = std::fs::read_to_string(&script).unwrap();
@@ -224,12 +242,38 @@ fn every_header_variant_compiles_against_its_api_and_matches_the_json() {
         .lines()
         .filter_map(|l| l.strip_prefix("pin '"))
         .map(|l| {
-            let (name, core) = l.split_once("' ").unwrap();
-            format!("{name}={core}")
+            let (name, cores) = l.split_once("' ").unwrap();
+            let mask = cores.split(',').fold(0u64, |m, c| m | 1 << c.parse::<u64>().unwrap());
+            format!("{name}={mask}")
         })
         .collect();
     pins.sort();
     assert_eq!(pins, expect(false));
+    // The FreeRTOS header with masks against the real kernel headers too.
+    let kernel = crate::repo("tests/data/freertos-kernel");
+    let source = dir.path().join("app.c");
+    std::fs::write(&source, FREERTOS_APP).unwrap();
+    let cc = gcc_against_freertos(&kernel, dir.path(), &source, &[]);
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+}
+
+fn gcc_against_freertos(
+    kernel: &std::path::Path,
+    dir: &std::path::Path,
+    source: &std::path::Path,
+    defines: &[&str],
+) -> std::process::Output {
+    Command::new("gcc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-c", "-o"])
+        .arg(dir.join("app.o"))
+        .args(defines)
+        .arg(format!("-I{}", kernel.join("config").display()))
+        .arg(format!("-I{}", kernel.join("include").display()))
+        .arg(format!("-I{}", kernel.join("portable/ThirdParty/GCC/Posix").display()))
+        .arg(format!("-I{}", dir.display()))
+        .arg(source)
+        .output()
+        .expect("gcc is installed (.ci/run installs it)")
 }
 
 /// Compiles `program` (with `affinity_freertos.h` of a placement on `cores`
@@ -238,7 +282,7 @@ fn every_header_variant_compiles_against_its_api_and_matches_the_json() {
 fn compile_against_freertos(cores: u16, program: &str, defines: &[&str]) -> std::process::Output {
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["emit", "samples/printer/printer.log", "-q", "--target", "freertos", "--cores"])
+        .args(["emit", "samples/printer/printer.log", "-q", "--replay-budget", "40", "--target", "freertos", "--cores"])
         .arg(cores.to_string())
         .arg("-o")
         .arg(dir.path().join("affinity_freertos.h"))
@@ -246,18 +290,7 @@ fn compile_against_freertos(cores: u16, program: &str, defines: &[&str]) -> std:
         .success();
     let source = dir.path().join("app.c");
     std::fs::write(&source, program).unwrap();
-    let kernel = crate::repo("tests/data/freertos-kernel");
-    Command::new("gcc")
-        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-c", "-o"])
-        .arg(dir.path().join("app.o"))
-        .args(defines)
-        .arg(format!("-I{}", kernel.join("config").display()))
-        .arg(format!("-I{}", kernel.join("include").display()))
-        .arg(format!("-I{}", kernel.join("portable/ThirdParty/GCC/Posix").display()))
-        .arg(format!("-I{}", dir.path().display()))
-        .arg(&source)
-        .output()
-        .expect("gcc is installed (.ci/run installs it)")
+    gcc_against_freertos(&crate::repo("tests/data/freertos-kernel"), dir.path(), &source, defines)
 }
 
 const FREERTOS_APP: &str = r#"#include "FreeRTOS.h"

@@ -11,6 +11,7 @@
 //! - `golden`: the printer sample's outputs against `samples/printer/expected/`.
 //! - `header`: the generated C header compiles and agrees with the JSON.
 //! - `properties`: laws that hold across the crates on random workloads.
+//! - `timing`: the timing search's budget, determinism and guarantees.
 //!
 //! See `tests/README.md` for how to add a case and how to update golden
 //! files.
@@ -22,6 +23,7 @@ mod cli;
 mod golden;
 mod header;
 mod properties;
+mod timing;
 
 use std::path::{Path, PathBuf};
 

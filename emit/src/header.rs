@@ -140,15 +140,26 @@ impl Emitter for CHeader {
             " * Input: {} ({}, {} bytes, hash {})",
             a.input.name, a.input.format, a.input.bytes, a.input.hash
         );
-        let _ = writeln!(
-            s,
-            " * Cross-core traffic (x core distance): {} of {} ({:.1} %), {}{}.",
-            a.search.cross_traffic,
-            a.cost.total_traffic,
-            pct(a.search.cross_traffic, a.cost.total_traffic),
-            a.search.method,
-            if a.search.proven_optimal { ", proven optimal" } else { "" }
-        );
+        match &a.recommendation {
+            None => {
+                let _ = writeln!(
+                    s,
+                    " * Cross-core traffic (x core distance): {} of {} ({:.1} %), {}{}.",
+                    a.search.cross_traffic,
+                    a.cost.total_traffic,
+                    pct(a.search.cross_traffic, a.cost.total_traffic),
+                    a.search.method,
+                    if a.search.proven_optimal { ", proven optimal" } else { "" }
+                );
+            }
+            Some(r) => {
+                let _ = writeln!(
+                    s,
+                    " * Objective {}: {} replayed ({} placement); cross-core traffic (x core distance) {} of {}.",
+                    a.objective, r.value.text, r.setup, a.cost.objective.cross_traffic, a.cost.total_traffic
+                );
+            }
+        }
         for (c, u) in a.cost.core_utilisation.iter().enumerate() {
             let _ = writeln!(s, " * Core {c}: {:.1} % load.", u * 100.0);
         }
@@ -168,7 +179,15 @@ impl Emitter for CHeader {
                 pct(p[i].load_ns, horizon)
             );
         }
-        let _ = writeln!(s, "\n/* Tasks per core. */");
+        let _ = writeln!(
+            s,
+            "\n/* Cores each task may run on, bit n for core n: one bit for a task bound to its\n \
+             * core, several for one that floats (its affinity mask; ISRs never float). */"
+        );
+        for (k, &i) in order.iter().enumerate() {
+            let _ = writeln!(s, "#define CORERA_CORES_{:<width$} {}", ids[k], mask_literal(&p[i]));
+        }
+        let _ = writeln!(s, "\n/* Tasks per core (that each starts on). */");
         for c in 0..cores {
             let on: Vec<&str> =
                 order.iter().enumerate().filter(|(_, i)| p[**i].core == c).map(|(k, _)| ids[k].as_str()).collect();
@@ -186,13 +205,15 @@ impl Emitter for CHeader {
         }
         let _ = writeln!(
             s,
-            "\ntypedef struct corera_task_core {{\n    const char *name;\n    unsigned core;\n}} corera_task_core_t;\n"
+            "\ntypedef struct corera_task_core {{\n    const char *name;\n    unsigned core;\n    \
+             unsigned long long cores;\n}} corera_task_core_t;\n"
         );
-        let _ = writeln!(s, "/* Task -> core table, sorted by task name. */");
+        let _ = writeln!(s, "/* Task -> core (and cores) table, sorted by task name. */");
         let _ = writeln!(s, "#define CORERA_TASK_CORE_TABLE_INIT {{ \\");
         for (k, &i) in order.iter().enumerate() {
             let sep = if k + 1 == order.len() { "" } else { "," };
-            let _ = writeln!(s, "    {{ {}, CORERA_CORE_{} }}{sep} \\", c_string(&p[i].task), ids[k]);
+            let id = &ids[k];
+            let _ = writeln!(s, "    {{ {}, CORERA_CORE_{id}, CORERA_CORES_{id} }}{sep} \\", c_string(&p[i].task));
         }
         let _ = writeln!(s, "}}\n");
         let _ = writeln!(s, "#ifdef CORERA_AFFINITY_TABLE");
@@ -221,6 +242,14 @@ impl Emitter for CHeader {
     }
 }
 
+/// A task's cores as a C constant (bit n for core n); cores above 63
+/// cannot be expressed and are left out (the table's `core` still holds).
+fn mask_literal(p: &PlacedTask) -> String {
+    let cores: Vec<u16> = if p.cores.is_empty() { vec![p.core] } else { p.cores.clone() };
+    let mask = cores.iter().filter(|&&c| c < 64).fold(0u64, |m, &c| m | 1 << c);
+    format!("{mask:#x}ull")
+}
+
 /// Placement indices sorted by task name (ties by index).
 fn by_name(p: &[PlacedTask]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..p.len()).collect();
@@ -246,31 +275,31 @@ fn freertos(s: &mut String, ids: &[String], width: usize, tasks: &[(&str, &str)]
     );
     let _ = writeln!(s, "/* Core affinity mask of each task, for vTaskCoreAffinitySet(). */");
     for id in ids {
-        let _ = writeln!(s, "#define CORERA_AFFINITY_MASK_{id:<width$} ((UBaseType_t)1u << CORERA_CORE_{id})");
+        let _ = writeln!(s, "#define CORERA_AFFINITY_MASK_{id:<width$} ((UBaseType_t)CORERA_CORES_{id})");
     }
     let _ = writeln!(
         s,
         "\n#if (CORERA_NUM_CORES > 1)\n\
-         /* Pins the task behind `handle` to the core of placed task `index` (a\n \
+         /* Sets the task behind `handle` to the cores of placed task `index` (a\n \
          * CORERA_TASK_ID_ value), e.g. right after xTaskCreate(). */\n\
          static inline void corera_freertos_pin_handle(TaskHandle_t handle, unsigned index) {{\n    \
          static const corera_task_core_t table[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;\n    \
-         if (handle != NULL && index < CORERA_NUM_TASKS) vTaskCoreAffinitySet(handle, (UBaseType_t)1u << table[index].core);\n\
+         if (handle != NULL && index < CORERA_NUM_TASKS) vTaskCoreAffinitySet(handle, (UBaseType_t)table[index].cores);\n\
          }}\n\n\
          #if defined(INCLUDE_xTaskGetHandle) && (INCLUDE_xTaskGetHandle == 1)\n\
-         /* Pins task `name` to `core`; returns 1 when no such task exists. */\n\
-         static inline unsigned corera_freertos_pin(const char *name, unsigned core) {{\n    \
+         /* Sets task `name` to the cores of `mask`; returns 1 when no such task exists. */\n\
+         static inline unsigned corera_freertos_pin(const char *name, UBaseType_t mask) {{\n    \
          TaskHandle_t handle = xTaskGetHandle(name);\n    \
          if (handle == NULL) return 1;\n    \
-         vTaskCoreAffinitySet(handle, (UBaseType_t)1u << core);\n    \
+         vTaskCoreAffinitySet(handle, mask);\n    \
          return 0;\n}}\n\n\
-         /* Pins every task of the placement (ISRs are left out: route their interrupts to\n \
+         /* Sets every task of the placement to its cores (ISRs are left out: route their interrupts to\n \
          * CORERA_CORE_<ISR> in the interrupt controller); returns how many were not found.\n \
          * Call after creating the tasks, before vTaskStartScheduler(). */\n\
          static inline unsigned corera_apply_freertos(void) {{\n    unsigned missing = 0;"
     );
     for (name, id) in tasks {
-        let _ = writeln!(s, "    missing += corera_freertos_pin({}, CORERA_CORE_{id});", c_string(name));
+        let _ = writeln!(s, "    missing += corera_freertos_pin({}, CORERA_AFFINITY_MASK_{id});", c_string(name));
     }
     let _ = writeln!(
         s,
@@ -294,7 +323,7 @@ fn zephyr(s: &mut String, ids: &[String], width: usize) {
     );
     let _ = writeln!(s, "/* CPU mask of each thread. */");
     for id in ids {
-        let _ = writeln!(s, "#define CORERA_CPU_MASK_{id:<width$} BIT(CORERA_CORE_{id})");
+        let _ = writeln!(s, "#define CORERA_CPU_MASK_{id:<width$} CORERA_CORES_{id}");
     }
     let _ = writeln!(
         s,
@@ -307,9 +336,13 @@ fn zephyr(s: &mut String, ids: &[String], width: usize) {
          if (name == NULL) return;\n    \
          for (i = 0; i < CORERA_NUM_TASKS; i++) {{\n        \
          if (strcmp(name, table[i].name) == 0) {{\n            \
-         if (k_thread_cpu_pin((k_tid_t)thread, (int)table[i].core) == 0) result->pinned++;\n            \
+         int cpu, err = k_thread_cpu_mask_clear((k_tid_t)thread);\n            \
+         for (cpu = 0; cpu < CORERA_NUM_CORES && cpu < 64 && err == 0; cpu++) {{\n                \
+         if (table[i].cores >> cpu & 1ull) err = k_thread_cpu_mask_enable((k_tid_t)thread, cpu);\n            \
+         }}\n            \
+         if (err == 0) result->pinned++;\n            \
          else result->errors++;\n            return;\n        }}\n    }}\n}}\n\n\
-         /* Pins every named thread of the table to its CPU (threads must not be running:\n \
+         /* Sets every named thread of the table to its CPUs (threads must not be running:\n \
          * call before starting them); returns the number pinned, or -1 on any error. */\n\
          static inline int corera_apply_zephyr(void) {{\n    \
          struct corera_zephyr_apply result = {{0, 0}};\n    \
@@ -325,12 +358,15 @@ fn posix(s: &mut String) {
         s,
         "/* POSIX threads on Linux: define _GNU_SOURCE and include <pthread.h> and <sched.h>\n \
          * before this header. */\n\n\
-         /* Fills *set with the CPU of task `index` (a CORERA_TASK_ID_ value). */\n\
+         /* Fills *set with the CPUs of task `index` (a CORERA_TASK_ID_ value). */\n\
          static inline void corera_cpu_set(unsigned index, cpu_set_t *set) {{\n    \
          static const corera_task_core_t table[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;\n    \
+         unsigned cpu;\n    \
          CPU_ZERO(set);\n    \
-         if (index < CORERA_NUM_TASKS) CPU_SET(table[index].core, set);\n}}\n\n\
-         /* Pins thread `thread` to the CPU of task `index`; returns pthread_setaffinity_np's result. */\n\
+         if (index >= CORERA_NUM_TASKS) return;\n    \
+         for (cpu = 0; cpu < CORERA_NUM_CORES && cpu < 64; cpu++) {{\n        \
+         if (table[index].cores >> cpu & 1ull) CPU_SET(cpu, set);\n    }}\n}}\n\n\
+         /* Sets thread `thread` to the CPUs of task `index`; returns pthread_setaffinity_np's result. */\n\
          static inline int corera_pin_pthread(pthread_t thread, unsigned index) {{\n    \
          cpu_set_t set;\n    \
          corera_cpu_set(index, &set);\n    \
@@ -368,7 +404,12 @@ impl Emitter for TasksetScript {
         for &i in &order {
             // Linux comm names are at most 15 bytes.
             let name: String = p[i].task.chars().take(15).collect();
-            let _ = writeln!(s, "pin {} {}", shell_quote(&name), p[i].core);
+            let cores: Vec<String> = if p[i].cores.len() > 1 {
+                p[i].cores.iter().map(ToString::to_string).collect()
+            } else {
+                vec![p[i].core.to_string()]
+            };
+            let _ = writeln!(s, "pin {} {}", shell_quote(&name), cores.join(","));
         }
         let _ = writeln!(s, "exit $status");
         s.into_bytes()

@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use corera_replay::Policy;
+use corera_search::Choice;
 use corera_trace_ingest::TaskKind;
 use serde_json::json;
 
@@ -58,7 +59,10 @@ impl Emitter for HtmlReport {
             esc(&r.input.hash),
             esc(&r.platform.describe())
         );
+        recommendation(&mut s, r);
         headline(&mut s, r);
+        front(&mut s, r);
+        distributions(&mut s, r);
         loads(&mut s, r);
         graph_svg(&mut s, r);
         heat_map(&mut s, r);
@@ -69,6 +73,169 @@ impl Emitter for HtmlReport {
         let _ = write!(s, "<script>{JS}</script>\n</body>\n</html>\n");
         s.into_bytes()
     }
+}
+
+/// The recommendation, first: set-up, value, why, gains, break-even.
+fn recommendation(s: &mut String, r: &Analysis) {
+    let Some(rec) = &r.recommendation else { return };
+    let setup: &str = match Choice::from_name(&rec.setup) {
+        Some(c) => c.help(),
+        None => &rec.setup,
+    };
+    let _ = writeln!(
+        s,
+        "<section id=\"recommendation\"><h2>Recommendation</h2><p class=\"big\"><b>{}</b> — {} (objective <code>{}</code>)</p>\
+         <p>{}.</p><table><tr><th>against</th><th>improvement</th></tr>",
+        esc(setup),
+        esc(&rec.value.text),
+        r.objective,
+        esc(&rec.reason)
+    );
+    for (what, pct) in &rec.improvement_pct {
+        let name = crate::records::RecommendationRecord::reference_name(what);
+        let class = if *pct > 0.0 { "good" } else { "" };
+        let _ = writeln!(s, "<tr><td>{name}</td><td class=\"{class}\">{pct:+.1} %</td></tr>");
+    }
+    let _ = writeln!(s, "</table>");
+    if let Some(b) = &rec.break_even {
+        let _ = writeln!(s, "<p id=\"break-even\"><b>Break-even:</b> {}.</p>", esc(&b.statement));
+    }
+    let c = &rec.costs;
+    let _ = writeln!(
+        s,
+        "<p class=\"note\">Judged by replaying the traced jobs with these costs: a cross-core signal {} ns late and {} ns \
+         of CPU on the receiver, {} ns per byte carried, {} ns per migration, {} ns per dispatch of a task that may float \
+         (change them in the platform file's <code>[costs]</code>; <code>corera simulate --sweep</code> shows where the \
+         answer changes). Positive percentages are improvements.</p></section>",
+        c.message_latency_ns, c.message_cpu_ns, c.byte_ns, c.migration_ns, c.schedule_ns
+    );
+}
+
+/// The front of evaluated placements: cross-core traffic against the
+/// objective, the recommendation and the references marked.
+fn front(s: &mut String, r: &Analysis) {
+    let (Some(t), Some(rec)) = (&r.timing, &r.recommendation) else { return };
+    if t.front.is_empty() {
+        return;
+    }
+    let (w, h, m) = (760.0, 360.0, 60.0);
+    let marks: Vec<(&str, f64, f64)> =
+        std::iter::once(("recommended", r.cost.objective.cross_traffic as f64, rec.value.value))
+            .chain(r.alternatives.iter().map(|a| (a.label.as_str(), a.traffic as f64, a.value.value)))
+            .collect();
+    let points = t.front.iter().map(|p| (p.0 as f64, p.1)).chain(marks.iter().map(|m| (m.1, m.2)));
+    let (x_max, y_max) = points.fold((1.0f64, 1.0f64), |acc, p| (acc.0.max(p.0), acc.1.max(p.1)));
+    let x = |v: f64| m + v / x_max * (w - 2.0 * m);
+    let y = |v: f64| h - m - v / y_max * (h - 2.0 * m);
+    let _ = writeln!(
+        s,
+        "<section id=\"front\"><h2>Candidates evaluated</h2><p class=\"note\">Each dot a placement the search replayed \
+         ({} of {} replays{}): cross-core traffic across, the objective up (lower is better); grey dots strict \
+         placements, blue mask placements; the recommendation and the references are named.</p>\
+         <svg id=\"front-svg\" width=\"{w}\" height=\"{h}\" role=\"img\">\
+         <line x1=\"{m}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\"/><line x1=\"{m}\" y1=\"{m}\" x2=\"{m}\" y2=\"{b}\" stroke=\"#999\"/>\
+         <text x=\"{r}\" y=\"{}\" text-anchor=\"end\">cross-core traffic</text><text x=\"4\" y=\"{}\">{}</text>",
+        t.evaluations,
+        t.budget,
+        if t.window.is_some() { ", judged on a window of the trace" } else { "" },
+        h - m + 30.0,
+        m - 12.0,
+        esc(r.objective.name()),
+        b = h - m,
+        r = w - m,
+    );
+    for p in &t.front {
+        let _ = writeln!(
+            s,
+            "<circle class=\"candidate\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{}\" fill-opacity=\"0.6\"/>",
+            x(p.0 as f64),
+            y(p.1),
+            if p.2 == 1 { "#1f78b4" } else { "#888" }
+        );
+    }
+    for (label, tx, ty) in marks {
+        let colour = if label == "recommended" { "#1a7f37" } else { "#c62828" };
+        let _ = writeln!(
+            s,
+            "<g class=\"mark\"><circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"6\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" fill=\"{colour}\">{}</text></g>",
+            x(tx),
+            y(ty),
+            x(tx) + 9.0,
+            y(ty) - 6.0,
+            esc(label)
+        );
+    }
+    let _ = writeln!(s, "</svg></section>");
+}
+
+/// Per task, the response-time distribution of each replay (min,
+/// quartiles, p95, max) as box plots on a log scale.
+fn distributions(s: &mut String, r: &Analysis) {
+    let runs = &r.replay.policies;
+    let stats =
+        |t: &corera_replay::TaskResult| Some((t.response_quartiles_ns?, t.response_p95_ns?, t.response_max_ns?));
+    let all: Vec<u64> = runs
+        .iter()
+        .flat_map(|run| run.outcome.tasks.iter().filter_map(stats))
+        .flat_map(|(q, _, max)| [q[0], max])
+        .collect();
+    if all.is_empty() {
+        return;
+    }
+    let lo = all.iter().copied().min().unwrap_or(1).max(1) as f64;
+    let hi = (all.iter().copied().max().unwrap_or(1) as f64).max(lo * 2.0);
+    let (w, left, row) = (760.0, 170.0, 12.0);
+    let x = |ns: f64| left + (ns.max(lo).ln() - lo.ln()) / (hi.ln() - lo.ln()) * (w - left - 20.0);
+    let tasks = r.replay.tasks.len();
+    let h = 30.0 + (tasks * runs.len()) as f64 * row + tasks as f64 * 6.0;
+    let _ = writeln!(
+        s,
+        "<section id=\"distributions\"><h2>Response times per task</h2><p class=\"note\">For each task, one box per \
+         replay (in the order of the table above): whiskers from the fastest job to the slowest, box from the 25th to \
+         the 75th percentile, black bar at the median, tick at p95; log scale from {} to {} ms.</p>\
+         <svg id=\"distributions-svg\" width=\"{w}\" height=\"{h:.0}\" role=\"img\">",
+        ms(lo),
+        ms(hi)
+    );
+    let mut top = 20.0;
+    for (i, name) in r.replay.tasks.iter().enumerate() {
+        let _ =
+            writeln!(s, "<text x=\"0\" y=\"{:.1}\">{}</text>", top + row * runs.len() as f64 / 2.0 + 4.0, esc(name));
+        for (k, run) in runs.iter().enumerate() {
+            let Some((q, p95, max)) = run.outcome.tasks.get(i).and_then(stats) else { continue };
+            let (yy, colour) = (top + row * k as f64, PALETTE[k % PALETTE.len()]);
+            let _ = writeln!(
+                s,
+                "<g class=\"box\"><title>{}, {}: min {} / median {} / p95 {} / max {} ms</title>\
+                 <line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{m:.1}\" y2=\"{m:.1}\" stroke=\"{colour}\"/>\
+                 <rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\" fill-opacity=\"0.4\" stroke=\"{colour}\"/>\
+                 <line x1=\"{med:.1}\" x2=\"{med:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#000\"/>\
+                 <line x1=\"{p:.1}\" x2=\"{p:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\"/></g>",
+                esc(name),
+                esc(&run.label),
+                ms(q[0] as f64),
+                ms(q[2] as f64),
+                ms(p95 as f64),
+                ms(max as f64),
+                x(q[0] as f64),
+                x(max as f64),
+                x(q[1] as f64),
+                yy + 2.0,
+                (x(q[3] as f64) - x(q[1] as f64)).max(1.0),
+                row - 4.0,
+                yy + 1.0,
+                yy + row - 1.0,
+                yy + 2.0,
+                yy + row - 2.0,
+                m = yy + row / 2.0,
+                med = x(q[2] as f64),
+                p = x(p95 as f64),
+            );
+        }
+        top += row * runs.len() as f64 + 6.0;
+    }
+    let _ = writeln!(s, "</svg></section>");
 }
 
 fn headline(s: &mut String, r: &Analysis) {
@@ -90,7 +257,7 @@ fn headline(s: &mut String, r: &Analysis) {
             s,
             "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td class=\"{}\">{}</td>\
              <td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{:.1} %</td></tr>",
-            o.policy.label(),
+            esc(&run.label),
             o.cores,
             o.running_ns as f64 / 1e9,
             o.ready_ns as f64 / 1e9,
@@ -151,7 +318,7 @@ fn loads(s: &mut String, r: &Analysis) {
     }
     for run in &r.replay.policies {
         let o = &run.outcome;
-        let _ = writeln!(s, "<h3>Replay: {} (busy share of the run)</h3>", o.policy.label());
+        let _ = writeln!(s, "<h3>Replay: {} (busy share of the run)</h3>", esc(&run.label));
         for (c, b) in o.core_busy.iter().enumerate() {
             bar(s, &format!("core {c}"), *b, None, PALETTE[c % PALETTE.len()]);
         }
@@ -297,8 +464,7 @@ fn timelines(s: &mut String, r: &Analysis) {
     for run in &r.replay.policies {
         merged_any |= run.lanes_merged;
         let lanes: Vec<Vec<&[u64]>> = run.lanes.iter().map(|l| l.chunks(3).collect()).collect();
-        policies
-            .push(json!({ "name": run.outcome.policy.label(), "makespan": run.outcome.makespan_ns, "lanes": lanes }));
+        policies.push(json!({ "name": run.label, "makespan": run.outcome.makespan_ns, "lanes": lanes }));
     }
     let data = json!({ "tasks": r.replay.tasks, "policies": policies });
     let _ = writeln!(
@@ -390,7 +556,7 @@ h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2e
 h3 { font-size: 1em; margin: 1em 0 .3em; }
 table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; } .good { color: #1a7f37; font-weight: 600; } .bad { color: #c62828; font-weight: 600; }
-.meta, .note { color: #555; } svg text { font-size: 12px; fill: #222; } svg text.small { font-size: 10px; }
+.meta, .note { color: #555; } .big { font-size: 1.2em; } svg text { font-size: 12px; fill: #222; } svg text.small { font-size: 10px; }
 .edge { stroke: #bbb; } .edge.cross { stroke: #d00; } .node circle { stroke: #333; }
 .dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .4em; }
 .gantt-wrap { margin: .8em 0; } .gantt-wrap canvas { border: 1px solid #ccc; cursor: grab; width: 100%; }
@@ -476,6 +642,8 @@ const JS: &str = r##"
   done("gantt:" + data.policies.length);
   done("graph:" + document.querySelectorAll("#graph-svg .node").length);
   done("heatmap:" + document.querySelectorAll("#heatmap-svg rect").length);
+  done("front:" + document.querySelectorAll("#front-svg .candidate").length);
+  done("distributions:" + document.querySelectorAll("#distributions-svg .box").length);
 })();
 "##;
 

@@ -21,9 +21,9 @@
 //! `placement`, so any record that carries one is a placement file for
 //! `--placement` ([`read_placement`]).
 
-use corera_placement::{Cost, Costs, Objective, Platform, Problem};
-use corera_replay::{Outcome, Policy};
-use corera_search::Solution;
+use corera_placement::{CoreSet, Cost, Costs, Goal, Objective, Platform, Problem};
+use corera_replay::{Outcome, Policy, Window};
+use corera_search::{BreakEven, Choice, Score, Solution, TimingSolution};
 use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
 use corera_trace_ingest::{Fingerprint, TaskKind, TraceSummary, Warning};
 use serde::{Deserialize, Serialize};
@@ -71,8 +71,13 @@ pub struct PlacedTask {
     /// Task id in the trace (informational; `--placement` matches names).
     #[serde(default)]
     pub id: u32,
-    /// Its core.
+    /// Its core (for a task that may float: the core it starts on, the
+    /// lowest of `cores` unless the search chose another).
     pub core: u16,
+    /// The cores it may run on: `[core]` for a strict placement, several
+    /// for an affinity mask (`--placement` takes `cores` when given).
+    #[serde(default)]
+    pub cores: Vec<u16>,
     /// Pinned to its core by a constraint or the ISR default.
     #[serde(default)]
     pub pinned: bool,
@@ -94,14 +99,20 @@ fn task_kind() -> TaskKind {
     TaskKind::Task
 }
 
-/// The placement of `core_of` (a placement of `problem`), in problem
-/// order.
-pub fn placed_tasks(problem: &Problem, graph: &TaskGraph, core_of: &[u16]) -> Vec<PlacedTask> {
+/// The placement of `core_of` (a placement of `problem`, with the masks
+/// of a mask placement), in problem order.
+pub fn placed_tasks(
+    problem: &Problem,
+    graph: &TaskGraph,
+    core_of: &[u16],
+    masks: Option<&[CoreSet]>,
+) -> Vec<PlacedTask> {
     (0..problem.len())
         .map(|i| PlacedTask {
             task: problem.names[i].clone(),
             id: problem.task_ids[i],
             core: core_of[i],
+            cores: masks.map_or_else(|| vec![core_of[i]], |m| m[i].iter().collect()),
             pinned: problem.pinned[i].is_some(),
             load_ns: problem.load[i],
             kind: graph.tasks.get(problem.task_ids[i] as usize).map_or(TaskKind::Task, |t| t.kind),
@@ -191,6 +202,9 @@ pub const MAX_SEGMENTS_PER_LANE: usize = 4_000;
 /// One policy's replay.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PolicyRun {
+    /// What ran: `single core`, `global SMP`, `AMP, traffic-optimal`,
+    /// `AMP, recommended`, `masks, recommended`, ...
+    pub label: String,
     /// The outcome.
     #[serde(flatten)]
     pub outcome: Outcome,
@@ -221,20 +235,22 @@ pub struct ReplayRecord {
 }
 
 impl ReplayRecord {
-    /// The record of `outcomes` (with their timelines) of replay tasks
-    /// `tasks` under `costs`.
-    pub fn of(costs: Costs, tasks: &[String], outcomes: &[Outcome]) -> ReplayRecord {
-        let single = outcomes.iter().find(|o| o.policy == Policy::Single);
+    /// The record of the labelled `outcomes` (with their timelines) of
+    /// replay tasks `tasks` under `costs`.
+    pub fn of(costs: Costs, tasks: &[String], outcomes: &[(String, Outcome)]) -> ReplayRecord {
+        let single = outcomes.iter().map(|(_, o)| o).find(|o| o.policy == Policy::Single);
         let policies = outcomes
             .iter()
-            .map(|o| {
+            .map(|(label, o)| {
                 let (ready, response) = single.map_or((0.0, 0.0), |s| o.improvement_over(s));
                 let (lanes, merged) = lanes(o);
                 let mut outcome = o.clone();
                 outcome.timeline.clear();
                 outcome.flows.clear();
                 outcome.job_starts.clear();
+                outcome.ready_spans.clear();
                 PolicyRun {
+                    label: label.clone(),
                     outcome,
                     ready_improvement_pct: ready,
                     response_improvement_pct: response,
@@ -315,15 +331,25 @@ pub struct Results<'a> {
     pub platform: &'a Platform,
     /// The placement problem.
     pub problem: &'a Problem,
-    /// The search result.
+    /// The traffic search's result.
     pub solution: &'a Solution,
-    /// The cost of the chosen placement.
+    /// What the placement was judged by.
+    pub goal: Goal,
+    /// The recommended placement: each task's core.
+    pub placement: &'a [u16],
+    /// Its masks, for a mask placement.
+    pub masks: Option<&'a [CoreSet]>,
+    /// The timing search, for a timing objective.
+    pub timing: Option<&'a TimingSolution>,
+    /// Where the recommendation and its rival swap places.
+    pub break_even: Option<&'a BreakEven>,
+    /// The cost of the recommended placement.
     pub cost: &'a Cost,
     /// Warnings from every stage.
     pub warnings: &'a [Warning],
     /// The traced jobs replayed under each policy (single core first),
-    /// with their timelines.
-    pub replay: &'a [Outcome],
+    /// labelled, with their timelines.
+    pub replay: &'a [(String, Outcome)],
     /// Names of the replay's tasks.
     pub replay_tasks: &'a [String],
 }
@@ -344,13 +370,26 @@ pub struct Analysis {
     pub graph: GraphSection,
     /// The platform.
     pub platform: Platform,
-    /// The search.
+    /// The traffic search (the traffic-optimal placement).
     pub search: SearchRecord,
-    /// The placement, one entry per placed task (tasks and ISRs).
+    /// What the placement is judged by (`ready`, `response`, `deadlines`,
+    /// `traffic`).
+    pub objective: Goal,
+    /// The recommended placement, one entry per placed task (tasks and
+    /// ISRs).
     pub placement: Vec<PlacedTask>,
+    /// What is recommended and why, with the gains (timing objectives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recommendation: Option<RecommendationRecord>,
+    /// The placements the recommendation was chosen over.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Alternative>,
+    /// The timing search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<TimingRecord>,
     /// Undirected traffic between placed tasks (indices into `placement`).
     pub traffic: Vec<TrafficEdge>,
-    /// The cost of the placement.
+    /// The cost of the recommended placement (by each task's `core`).
     pub cost: Cost,
     /// The replays.
     pub replay: ReplayRecord,
@@ -361,7 +400,7 @@ pub struct Analysis {
 impl Analysis {
     /// The analysis of `r`.
     pub fn new(r: &Results<'_>) -> Analysis {
-        let core_of = &r.solution.placement.core_of;
+        let alternatives = r.timing.map_or_else(Vec::new, |t| Alternative::of(r, t));
         Analysis {
             schema_version: SCHEMA_VERSION,
             corera_version: VERSION.to_string(),
@@ -370,12 +409,21 @@ impl Analysis {
             graph: GraphSection::of(r.graph),
             platform: r.platform.clone(),
             search: SearchRecord::of(r.solution),
-            placement: placed_tasks(r.problem, r.graph, core_of),
+            objective: r.goal,
+            placement: placed_tasks(r.problem, r.graph, r.placement, r.masks),
+            recommendation: r.timing.map(|t| RecommendationRecord::of(r, t)),
+            alternatives,
+            timing: r.timing.map(TimingRecord::of),
             traffic: r.problem.edges.iter().map(|&(a, b, w)| TrafficEdge(a, b, w)).collect(),
             cost: r.cost.clone(),
-            replay: ReplayRecord::of(r.platform.costs, r.replay_tasks, r.replay),
+            replay: ReplayRecord::of(r.platform.costs.clone(), r.replay_tasks, r.replay),
             warnings: r.warnings.to_vec(),
         }
+    }
+
+    /// Whether the recommended placement lets some task float.
+    pub fn has_masks(&self) -> bool {
+        self.placement.iter().any(|p| p.cores.len() > 1)
     }
 
     /// The task graph's metrics of placed task `i`.
@@ -422,6 +470,180 @@ impl Analysis {
     }
 }
 
+/// The objective's value for people and in %: smaller is better.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Value {
+    /// The objective (ns, or misses for `deadlines`).
+    pub value: f64,
+    /// Its tie-breaker (mean response for `ready`, READY for `response`,
+    /// lateness ns for `deadlines`).
+    pub secondary: f64,
+    /// For people: `READY 0.412 s`.
+    pub text: String,
+}
+
+impl Value {
+    fn of(goal: Goal, score: &Score) -> Value {
+        Value { value: score.primary, secondary: score.secondary, text: corera_search::describe(goal, score) }
+    }
+}
+
+/// What the analysis recommends, against what, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecommendationRecord {
+    /// `strict` (one core per task), `smp` or `masks` (some tasks float):
+    /// a [`Choice`] name.
+    pub setup: String,
+    /// Why, in a sentence.
+    pub reason: String,
+    /// The recommended placement's objective on the whole trace.
+    pub value: Value,
+    /// Improvement of the objective over each reference, in %: positive
+    /// is better (`single`, `smp`, `traffic_optimum`, `best_strict`).
+    pub improvement_pct: Vec<(String, f64)>,
+    /// The costs it was judged under.
+    pub costs: Costs,
+    /// Where it and its rival swap places.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_even: Option<BreakEvenRecord>,
+}
+
+/// Where two placements swap places as one cost changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BreakEvenRecord {
+    /// The cost varied (a `[costs]` key).
+    pub key: String,
+    /// Its value now.
+    pub current: f64,
+    /// What the recommendation is compared with.
+    pub rival: String,
+    /// The value at which they swap, if one was found in `range`.
+    pub at: Option<f64>,
+    /// Whether the recommendation is better below `at` (else above).
+    pub better_below: bool,
+    /// The range tried.
+    pub range: (f64, f64),
+    /// Whether both still keep up with the input at `at`.
+    pub keeps_up_at: bool,
+    /// For people.
+    pub statement: String,
+}
+
+impl RecommendationRecord {
+    /// What an `improvement_pct` reference is, for people: `smp` is
+    /// `global SMP`.
+    pub fn reference_name(what: &str) -> &str {
+        match what {
+            "single" => "single core",
+            "smp" => "global SMP",
+            "traffic_optimum" => "the traffic-optimal placement",
+            "best_strict" => "the best strict placement",
+            other => other,
+        }
+    }
+
+    fn of(r: &Results<'_>, t: &TimingSolution) -> RecommendationRecord {
+        let (best, choice, reason) = t.recommendation(r.goal);
+        let single = r.replay.iter().map(|(_, o)| o).find(|o| o.policy == Policy::Single);
+        let gain =
+            |reference: f64| if reference > 0.0 { (reference - best.score.primary) * 100.0 / reference } else { 0.0 };
+        let mut improvement = Vec::new();
+        if let Some(s) = single {
+            improvement.push(("single".to_string(), gain(Score::of(r.goal, s, 0).primary)));
+        }
+        improvement.push(("smp".to_string(), gain(t.smp.score.primary)));
+        improvement.push(("traffic_optimum".to_string(), gain(t.traffic.score.primary)));
+        if choice != Choice::Strict {
+            improvement.push(("best_strict".to_string(), gain(t.strict.score.primary)));
+        }
+        RecommendationRecord {
+            setup: choice.name().to_string(),
+            reason,
+            value: Value::of(r.goal, &best.score),
+            improvement_pct: improvement,
+            costs: r.platform.costs.clone(),
+            break_even: r.break_even.map(|b| BreakEvenRecord {
+                key: b.key.to_string(),
+                current: b.current,
+                rival: b.rival.clone(),
+                at: b.at,
+                better_below: b.better_below,
+                range: b.range,
+                keeps_up_at: b.keeps_up_at,
+                statement: b.statement.clone(),
+            }),
+        }
+    }
+}
+
+/// A placement the recommendation was chosen over, replayed whole.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Alternative {
+    /// What it is: `traffic optimum`, `best strict`, `global SMP`.
+    pub label: String,
+    /// How the search found it.
+    pub found_by: String,
+    /// Its objective on the whole trace.
+    pub value: Value,
+    /// Its topology-weighted cross-core traffic.
+    pub traffic: u64,
+    /// The placement.
+    pub placement: Vec<PlacedTask>,
+}
+
+impl Alternative {
+    fn of(r: &Results<'_>, t: &TimingSolution) -> Vec<Alternative> {
+        let (_, choice, _) = t.recommendation(r.goal);
+        let mut list = vec![("traffic optimum", &t.traffic)];
+        if choice != Choice::Smp {
+            list.push(("global SMP", &t.smp));
+        }
+        if choice != Choice::Strict {
+            list.push(("best strict", &t.strict));
+        }
+        list.into_iter()
+            .map(|(label, c)| Alternative {
+                label: label.to_string(),
+                found_by: c.label.clone(),
+                value: Value::of(r.goal, &c.score),
+                traffic: c.traffic,
+                placement: placed_tasks(r.problem, r.graph, &c.core_of, c.masks.as_deref()),
+            })
+            .collect()
+    }
+}
+
+/// The timing search: what it replayed and how well its surrogate ranked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimingRecord {
+    /// Replays it could run (`--replay-budget`).
+    pub budget: u64,
+    /// Replays it ran.
+    pub evaluations: u64,
+    /// The window moves were judged on, for a long trace (the finalists
+    /// were replayed whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<Window>,
+    /// Spearman's rank correlation between the surrogate and the replayed
+    /// objective over the strict placements evaluated.
+    pub surrogate_rank: Option<f64>,
+    /// Every placement evaluated: `[traffic, objective, masks]` (masks: 1
+    /// for a mask placement), where it was judged.
+    pub front: Vec<(u64, f64, u8)>,
+}
+
+impl TimingRecord {
+    fn of(t: &TimingSolution) -> TimingRecord {
+        TimingRecord {
+            budget: t.budget,
+            evaluations: t.evaluations,
+            window: t.window,
+            surrogate_rank: t.surrogate_rank,
+            front: t.front.iter().map(|f| (f.traffic, f.score.primary, u8::from(f.masks))).collect(),
+        }
+    }
+}
+
 /// `place --json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlaceRecord {
@@ -433,10 +655,15 @@ pub struct PlaceRecord {
     pub input: Input,
     /// The platform.
     pub platform: Platform,
-    /// The search.
+    /// The traffic search.
     pub search: SearchRecord,
+    /// What the placement is judged by.
+    pub objective: Goal,
     /// The placement.
     pub placement: Vec<PlacedTask>,
+    /// What is recommended and why (timing objectives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recommendation: Option<RecommendationRecord>,
     /// Its cost.
     pub cost: Cost,
 }
@@ -450,7 +677,9 @@ impl PlaceRecord {
             input: r.input.clone(),
             platform: r.platform.clone(),
             search: SearchRecord::of(r.solution),
-            placement: placed_tasks(r.problem, r.graph, &r.solution.placement.core_of),
+            objective: r.goal,
+            placement: placed_tasks(r.problem, r.graph, r.placement, r.masks),
+            recommendation: r.timing.map(|t| RecommendationRecord::of(r, t)),
             cost: r.cost.clone(),
         }
     }
@@ -513,7 +742,7 @@ impl ParetoRecord {
                     imbalance: f.imbalance,
                     cross_traffic: f.cross_traffic,
                     proven_optimal: f.solution.proven_optimal,
-                    placement: placed_tasks(problem, graph, &f.solution.placement.core_of),
+                    placement: placed_tasks(problem, graph, &f.solution.placement.core_of, None),
                 })
                 .collect(),
         }
@@ -556,6 +785,72 @@ pub struct SimulateRecord {
     pub placement: Vec<PlacedTask>,
     /// What the policy achieved.
     pub outcome: Outcome,
+}
+
+/// One value of a swept cost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepPoint {
+    /// The cost's value.
+    pub value: f64,
+    /// The policy's summed READY, ns.
+    pub ready_ns: u64,
+    /// Its mean response, ns.
+    pub response_mean_ns: f64,
+    /// Its deadline misses.
+    pub deadline_misses: u64,
+    /// Global SMP's summed READY, ns.
+    pub smp_ready_ns: u64,
+    /// Its mean response, ns.
+    pub smp_response_mean_ns: f64,
+    /// Its deadline misses.
+    pub smp_deadline_misses: u64,
+    /// Which is better on the objective: `policy`, `smp` or `tie`.
+    pub better: String,
+}
+
+impl SweepPoint {
+    /// The point of `value` where the policy replayed as `o` and global
+    /// SMP as `smp`, judged by `goal`.
+    pub fn new(goal: Goal, value: f64, o: &Outcome, smp: &Outcome) -> SweepPoint {
+        let misses = |o: &Outcome| o.tasks.iter().filter_map(|t| t.deadline_misses).sum::<u64>();
+        let (a, b) = (Score::of(goal, o, 0), Score::of(goal, smp, 0));
+        let better = if a.beats(&b) {
+            "policy"
+        } else if b.beats(&a) {
+            "smp"
+        } else {
+            "tie"
+        };
+        SweepPoint {
+            value,
+            ready_ns: o.ready_ns,
+            response_mean_ns: o.response_mean_ns,
+            deadline_misses: misses(o),
+            smp_ready_ns: smp.ready_ns,
+            smp_response_mean_ns: smp.response_mean_ns,
+            smp_deadline_misses: misses(smp),
+            better: better.to_string(),
+        }
+    }
+}
+
+/// `simulate --sweep --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// The cost swept (a `[costs]` key).
+    pub key: String,
+    /// The policy compared with global SMP.
+    pub policy: Policy,
+    /// The objective that decides which is better.
+    pub objective: Goal,
+    /// One per value.
+    pub points: Vec<SweepPoint>,
 }
 
 /// `emit --json` and `gen --json`: what was written.

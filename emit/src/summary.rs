@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use corera_search::Choice;
 use corera_trace_ingest::TaskKind;
 
 use crate::records::Analysis;
@@ -28,16 +29,17 @@ pub fn summary(a: &Analysis) -> String {
     );
     let p = &a.placement;
     let name_width = p.iter().map(|x| x.task.chars().count()).max().unwrap_or(4).max(4);
+    let core_width = p.iter().map(|x| cores_text(x).len()).max().unwrap_or(4).max(4);
     let _ = writeln!(
         s,
-        "\n{:<name_width$}  {:<4} {:>5} {:>7} {:>9} {:>11} {:>8} {:>4}",
+        "\n{:<name_width$}  {:<4} {:>5} {:>7} {:>9} {:>11} {:>8} {:>core_width$}",
         "task", "kind", "prio", "load %", "jobs/s", "p95 resp ms", "traffic", "core"
     );
     for (i, task) in p.iter().enumerate() {
         let m = a.metrics(i);
         let _ = writeln!(
             s,
-            "{:<name_width$}  {:<4} {:>5} {:>7.2} {:>9.1} {:>11} {:>8} {:>4}{}",
+            "{:<name_width$}  {:<4} {:>5} {:>7.2} {:>9.1} {:>11} {:>8} {:>core_width$}{}",
             task.task,
             if task.kind == TaskKind::Isr { "isr" } else { "task" },
             m.and_then(|m| m.priority).map_or("-".to_string(), |x| x.to_string()),
@@ -45,7 +47,7 @@ pub fn summary(a: &Analysis) -> String {
             m.map_or(0.0, |m| m.throughput_hz),
             m.and_then(|m| m.response_p95_ns).map_or("-".to_string(), ms),
             task.traffic,
-            task.core,
+            cores_text(task),
             if task.pinned {
                 "*"
             } else if task.restricted {
@@ -68,13 +70,28 @@ pub fn summary(a: &Analysis) -> String {
     } else {
         format!("topology-weighted traffic {} (traffic x core distance; total traffic {total})", sol.cross_traffic)
     };
-    let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", a.platform.describe(), sol.method);
+    match &a.recommendation {
+        None => {
+            let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", a.platform.describe(), sol.method);
+        }
+        Some(r) => {
+            recommendation(&mut s, a, r);
+            let _ = writeln!(s, "traffic search: {traffic}, {}{proof}", sol.method);
+        }
+    }
     let tasks_on = |c: usize| p.iter().filter(|x| usize::from(x.core) == c).count();
     for run in core_lines(a.cost.core_utilisation.len(), |c| tasks_on(c) > 0) {
         match run {
             CoreLine::One(c) => {
                 let (u, n) = (a.cost.core_utilisation[c], tasks_on(c));
-                let _ = writeln!(s, "core {c}: {:5.1} % load, {n} tasks", u * 100.0);
+                let floating = p.iter().filter(|x| usize::from(x.core) == c && x.cores.len() > 1).count();
+                let floats = if floating > 0 { format!(" ({floating} of them may float)") } else { String::new() };
+                let _ = writeln!(
+                    s,
+                    "core {c}: {:5.1} % load, {n} task{}{floats}",
+                    u * 100.0,
+                    if n == 1 { "" } else { "s" }
+                );
             }
             CoreLine::Unused(first, last) => {
                 let _ = writeln!(s, "cores {first}-{last}: no tasks");
@@ -102,8 +119,65 @@ pub fn summary(a: &Analysis) -> String {
     for note in &sol.notes {
         let _ = writeln!(s, "note: {note}");
     }
+    if let Some(t) = &a.timing {
+        let window = match t.window {
+            Some(w) => format!(
+                "moves judged on the {:.3}-{:.3} s window of the {:.3} s trace, the finalists on the whole trace",
+                w.start_ns as f64 / 1e9,
+                w.end_ns as f64 / 1e9,
+                a.trace.duration_ns as f64 / 1e9
+            ),
+            None => "every replay of the whole trace".to_string(),
+        };
+        let rank = t.surrogate_rank.map_or(String::new(), |r| format!("; surrogate rank correlation {r:.2}"));
+        let _ = writeln!(s, "timing search: {} of {} replays, {window}{rank}", t.evaluations, t.budget);
+    }
     replay_table(&mut s, a);
     s
+}
+
+/// A task's cores: `1`, or `0-3` for a mask.
+fn cores_text(p: &crate::records::PlacedTask) -> String {
+    if p.cores.len() > 1 {
+        p.cores.iter().copied().collect::<corera_placement::CoreSet>().to_string()
+    } else {
+        p.core.to_string()
+    }
+}
+
+/// The recommendation: set-up, value, why, gains, break-even, costs.
+fn recommendation(s: &mut String, a: &Analysis, r: &crate::records::RecommendationRecord) {
+    let setup: &str = match Choice::from_name(&r.setup) {
+        Some(c) => c.help(),
+        None => &r.setup,
+    };
+    let _ = writeln!(
+        s,
+        "\nrecommended on {} (objective {}): {setup}, {}",
+        a.platform.describe(),
+        a.objective,
+        r.value.text
+    );
+    let _ = writeln!(s, "  why: {}", r.reason);
+    let against: Vec<String> = r
+        .improvement_pct
+        .iter()
+        .map(|(what, pct)| {
+            let name = crate::records::RecommendationRecord::reference_name(what);
+            format!("{pct:+.1} % over {name}")
+        })
+        .collect();
+    let _ = writeln!(s, "  gain: {} (positive is better)", against.join(", "));
+    if let Some(b) = &r.break_even {
+        let _ = writeln!(s, "  break-even: {}", b.statement);
+    }
+    let c = &r.costs;
+    let _ = writeln!(
+        s,
+        "  costs: cross-core signal {} ns latency + {} ns CPU, {} ns/byte, migration {} ns, global scheduling {} ns \
+         per dispatch",
+        c.message_latency_ns, c.message_cpu_ns, c.byte_ns, c.migration_ns, c.schedule_ns
+    );
 }
 
 /// The single core / SMP / AMP comparison.
@@ -111,37 +185,42 @@ fn replay_table(s: &mut String, a: &Analysis) {
     if a.replay.single().is_none() {
         return;
     }
-    let ms = |ns: f64| ns / 1e6;
+    let width = a.replay.policies.iter().map(|r| r.label.chars().count()).max().unwrap_or(0).max(20);
     let _ = writeln!(
         s,
-        "\nreplay of the traced jobs: {:<16} {:>5} {:>10} {:>10} {:>9} {:>7} {:>8} {:>8} {:>10} {:>7}",
-        "policy", "cores", "RUNNING s", "READY s", "resp ms", "READY", "resp", "migr.", "x-core msg", "rate"
+        "\nreplay of the traced jobs: {:<width$} {:>5} {:>10} {:>10} {:>9} {:>7} {:>8} {:>6} {:>8} {:>10} {:>7}",
+        "policy", "cores", "RUNNING s", "READY ms", "resp µs", "READY", "resp", "misses", "migr.", "x-core msg", "rate"
     );
     for run in &a.replay.policies {
         let o = &run.outcome;
         let _ = writeln!(
             s,
-            "{:26} {:<16} {:>5} {:>10.3} {:>10.3} {:>9} {:>6.1}% {:>7.1}% {:>8} {:>10} {:>6.1}%",
+            "{:26} {:<width$} {:>5} {:>10.3} {:>10.3} {:>9} {:>6.1}% {:>7.1}% {:>6} {:>8} {:>10} {:>6.1}%",
             "",
-            o.policy.label(),
+            run.label,
             o.cores,
             o.running_ns as f64 / 1e9,
-            o.ready_ns as f64 / 1e9,
+            o.ready_ns as f64 / 1e6,
             if o.tasks.iter().any(|t| t.response_mean_ns.is_some()) {
-                format!("{:.3}", ms(o.response_mean_ns))
+                format!("{:.1}", o.response_mean_ns / 1e3)
             } else {
                 "-".to_string()
             },
             run.ready_improvement_pct,
             run.response_improvement_pct,
+            o.tasks.iter().filter_map(|t| t.deadline_misses).sum::<u64>(),
             o.migrations,
             o.cross_core_messages,
             o.sustained_rate * 100.0
         );
     }
-    let _ = writeln!(s, "(READY and resp columns with %: improvement over single core, positive is better)");
+    let _ = writeln!(
+        s,
+        "(READY and resp columns with %: improvement over single core, positive is better; misses: jobs that \
+         finished after their deadline, the period unless --deadline)"
+    );
     let behind: Vec<&str> =
-        a.replay.policies.iter().filter(|r| !r.outcome.keeps_up()).map(|r| r.outcome.policy.label()).collect();
+        a.replay.policies.iter().filter(|r| !r.outcome.keeps_up()).map(|r| r.label.as_str()).collect();
     let _ = writeln!(
         s,
         "(rate: share of the recorded input rate sustained; {})",
@@ -151,6 +230,58 @@ fn replay_table(s: &mut String, a: &Analysis) {
             format!("{} fall(s) behind the input", behind.join(", "))
         }
     );
+}
+
+/// The `simulate --sweep` table: the policy and global SMP at each value.
+pub fn sweep_table(r: &crate::records::SweepRecord) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}: policy {} against global SMP as {} changes (objective {})\n",
+        r.input.name,
+        r.policy.name(),
+        r.key,
+        r.objective
+    );
+    let _ = writeln!(
+        s,
+        "{:>12}  {:>10} {:>9} {:>6}  {:>10} {:>9} {:>6}  better",
+        r.key, "READY ms", "resp µs", "misses", "SMP READY", "SMP resp", "misses"
+    );
+    for p in &r.points {
+        let _ = writeln!(
+            s,
+            "{:>12}  {:>10.3} {:>9.1} {:>6}  {:>10.3} {:>9.1} {:>6}  {}",
+            p.value,
+            p.ready_ns as f64 / 1e6,
+            p.response_mean_ns / 1e3,
+            p.deadline_misses,
+            p.smp_ready_ns as f64 / 1e6,
+            p.smp_response_mean_ns / 1e3,
+            p.smp_deadline_misses,
+            match p.better.as_str() {
+                "policy" => r.policy.name(),
+                "smp" => "smp",
+                _ => "tie",
+            }
+        );
+    }
+    let swaps: Vec<String> = r
+        .points
+        .windows(2)
+        .filter(|w| w[0].better != w[1].better && w[0].better != "tie" && w[1].better != "tie")
+        .map(|w| format!("between {} and {}", w[0].value, w[1].value))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\n{}",
+        if swaps.is_empty() {
+            "no swap in this range".to_string()
+        } else {
+            format!("they swap places {}", swaps.join(", "))
+        }
+    );
+    s
 }
 
 /// One line of a per-core listing.

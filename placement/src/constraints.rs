@@ -15,6 +15,12 @@
 //! [[forbid]]
 //! task = "Logger"
 //! cores = [0]
+//!
+//! objective = "response"   # what the placement is judged by (see Goal)
+//!
+//! [[deadline]]             # jobs of MotorCtl must finish within 0.5 ms
+//! task = "MotorCtl"
+//! ms = 0.5
 //! ```
 //!
 //! [`Problem::from_graph`](crate::Problem::from_graph) applies them and
@@ -22,7 +28,7 @@
 
 use serde::Deserialize;
 
-use crate::CoreId;
+use crate::{CoreId, Goal};
 
 /// A rule about the cores one task may use.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -71,8 +77,37 @@ impl CoreRule {
     }
 }
 
+/// A deadline for a task's jobs.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deadline {
+    /// Task name.
+    pub task: String,
+    /// Release to finish, in ms.
+    pub ms: f64,
+}
+
+impl Deadline {
+    /// A deadline from `NAME=MS`.
+    ///
+    /// # Errors
+    /// A message saying what was expected.
+    pub fn parse(text: &str) -> Result<Deadline, String> {
+        let (task, ms) = text.rsplit_once('=').ok_or("expected NAME=MS, e.g. MotorCtl=0.5".to_string())?;
+        match ms.trim().parse::<f64>() {
+            Ok(ms) if ms > 0.0 && ms.is_finite() && !task.is_empty() => Ok(Deadline { task: task.to_string(), ms }),
+            _ => Err(format!("`{text}`: expected NAME=MS with a positive number of milliseconds")),
+        }
+    }
+
+    /// The deadline in ns.
+    pub fn ns(&self) -> u64 {
+        (self.ms * 1e6).round() as u64
+    }
+}
+
 /// Everything the user asked of a placement besides its cost.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Constraints {
     /// Each task may run only on the listed cores (several rules for one
@@ -88,6 +123,14 @@ pub struct Constraints {
     /// The tasks of each group run on pairwise different cores.
     #[serde(default)]
     pub apart: Vec<Vec<String>>,
+    /// What the placement is judged by, when the file says (the command
+    /// line's `--objective` wins).
+    #[serde(default)]
+    pub objective: Option<Goal>,
+    /// Deadlines of tasks' jobs (else a periodic task's period is its
+    /// deadline).
+    #[serde(default)]
+    pub deadline: Vec<Deadline>,
 }
 
 /// One constraint, for messages: how the user would write it.
@@ -114,17 +157,20 @@ impl Constraints {
         toml::from_str(text).map_err(|e| e.to_string())
     }
 
-    /// Whether there are no constraints.
+    /// Whether there are no constraints on cores.
     pub fn is_empty(&self) -> bool {
         self.pin.is_empty() && self.forbid.is_empty() && self.together.is_empty() && self.apart.is_empty()
     }
 
-    /// Adds all of `other`'s constraints.
+    /// Adds all of `other`'s constraints; `other`'s objective, when it has
+    /// one, wins.
     pub fn extend(&mut self, other: Constraints) {
         self.pin.extend(other.pin);
         self.forbid.extend(other.forbid);
         self.together.extend(other.together);
         self.apart.extend(other.apart);
+        self.deadline.extend(other.deadline);
+        self.objective = other.objective.or(self.objective);
     }
 
     /// Every constraint as a command-line flag, quoted for a POSIX shell,
@@ -135,13 +181,16 @@ impl Constraints {
             .chain((0..self.forbid.len()).map(Rule::Forbid))
             .chain((0..self.together.len()).map(Rule::Together))
             .chain((0..self.apart.len()).map(Rule::Apart));
-        rules
+        let quote = |value: &str| format!("'{}'", value.replace('\'', "'\\''"));
+        let mut flags: Vec<String> = rules
             .map(|r| {
                 let text = self.describe(r, &[]);
                 let (flag, value) = text.split_once(' ').expect("flags have a value");
-                format!("{flag} '{}'", value.replace('\'', "'\\''"))
+                format!("{flag} {}", quote(value))
             })
-            .collect()
+            .collect();
+        flags.extend(self.deadline.iter().map(|d| format!("--deadline {}", quote(&format!("{}={}", d.task, d.ms)))));
+        flags
     }
 
     /// How the user would write `rule` on the command line.

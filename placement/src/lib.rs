@@ -37,14 +37,18 @@
 
 mod apply;
 mod constraints;
+mod coreset;
 mod cost;
+mod goal;
 mod metis;
 mod platform;
 mod problem;
 pub mod rng;
 
-pub use constraints::{Constraints, CoreRule};
+pub use constraints::{Constraints, CoreRule, Deadline};
+pub use coreset::CoreSet;
 pub use cost::{Cost, Objective};
+pub use goal::Goal;
 pub use metis::{MetisError, read_metis, write_partition};
 pub use platform::{Costs, DEFAULT_BALANCE_TOLERANCE, Platform, PlatformError};
 pub use problem::{PlacementError, Problem};

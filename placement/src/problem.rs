@@ -424,6 +424,7 @@ mod tests {
             forbid: vec![rule("A", &[2]), rule("C", &[0])],
             together: vec![names(&["B", "C"])],
             apart: vec![names(&["A", "C"])],
+            ..Default::default()
         };
         p.apply(&Platform::identical(3), &c, &[true, false, false, false]).unwrap();
         // The ISR is pinned to core 0 by default; A's pin and forbid leave core 1.

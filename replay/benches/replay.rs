@@ -45,7 +45,10 @@ fn main() {
     let cores: Vec<u16> = (0..replay.tasks.len()).map(|i| (i % 2) as u16).collect();
     for policy in [Policy::Single, Policy::Smp, Policy::SmpLeastLoaded, Policy::Amp] {
         let t = Instant::now();
-        let o = simulate(&replay, &Setup { policy, platform: &platform, core_of: Some(&cores), timeline: false });
+        let o = simulate(
+            &replay,
+            &Setup { policy, platform: &platform, core_of: Some(&cores), masks: None, timeline: false },
+        );
         let s = t.elapsed().as_secs_f64();
         println!(
             "{:<17} {:.2} s, {:.1} M events/s, {:.0}x the reference (makespan {:.1} s)",

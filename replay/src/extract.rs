@@ -35,9 +35,10 @@ pub struct ReplayTask {
     /// Its jobs in order; [`Action::Signal`] targets and
     /// [`Release::Signal`] sources are replay task indices.
     pub jobs: Vec<Job>,
-    /// Inferred period (ns), when the task graph found one: deadline misses
-    /// are counted against it.
-    pub period_ns: Option<u64>,
+    /// Deadline of each job (ns after its release): the one the user gave,
+    /// else the period the task graph inferred; misses and lateness are
+    /// counted against it.
+    pub deadline_ns: Option<u64>,
     /// Recorded RUNNING time (ns).
     pub recorded_running_ns: u64,
     /// Recorded READY time (ns): ready or preempted, not running.
@@ -64,14 +65,14 @@ pub struct Replay {
 impl Replay {
     /// Extracts the replayable workload of `trace`: [`Replay::new`] on the
     /// schedule it records.
-    pub fn from_trace(trace: &Trace, periods: &[Option<u64>]) -> Replay {
-        Replay::new(trace, &Schedule::of(trace), periods)
+    pub fn from_trace(trace: &Trace, deadlines: &[Option<u64>]) -> Replay {
+        Replay::new(trace, &Schedule::of(trace), deadlines)
     }
 
     /// The replayable workload of `trace`, whose recorded schedule is
-    /// `schedule`. `periods` gives each trace task's inferred period, if
-    /// any (by trace task id).
-    pub fn new(trace: &Trace, schedule: &Schedule, periods: &[Option<u64>]) -> Replay {
+    /// `schedule`. `deadlines` gives each trace task's deadline (its period,
+    /// or the user's), if any, by trace task id.
+    pub fn new(trace: &Trace, schedule: &Schedule, deadlines: &[Option<u64>]) -> Replay {
         let mut index_of = vec![u32::MAX; trace.tasks.len()];
         let mut next = 0;
         for (id, t) in trace.tasks.iter().enumerate() {
@@ -109,7 +110,7 @@ impl Replay {
                         PriorityOrder::Low => -p,
                     },
                     jobs,
-                    period_ns: periods.get(id).copied().flatten(),
+                    deadline_ns: deadlines.get(id).copied().flatten(),
                     recorded_running_ns: recorded.running_ns(),
                     recorded_ready_ns: recorded.ready_ns(),
                 }

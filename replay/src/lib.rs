@@ -6,8 +6,10 @@
 //!   where they blocked, and what released them (timers, or other tasks at
 //!   an offset into their own jobs).
 //! - [`simulate`]: runs a [`Replay`] under a [`Policy`] (one core, global
-//!   SMP, least-loaded SMP, partitioned AMP) and reports per-task RUNNING,
+//!   SMP, least-loaded SMP, partitioned AMP, affinity masks) and reports per-task RUNNING,
 //!   READY and response times, per-core load and work conservation.
+//! - [`representative_window`]: the part of a long trace that stands for
+//!   the whole, for the search to judge moves on.
 //! - [`Workload`]: a TOML description of tasks, ISRs, queues, notifications
 //!   and mutexes.
 //! - [`generate`]: runs a workload on one core under fixed-priority
@@ -35,13 +37,15 @@
 mod extract;
 mod generate;
 mod sim;
+mod window;
 mod workload;
 
 pub use corera_placement::Costs;
 pub use corera_trace_ingest::{Action, Job, Phase, Release};
 pub use extract::{Replay, ReplayTask};
 pub use generate::generate;
-pub use sim::{Flow, KEEPS_UP, Outcome, Policy, Segment, Setup, TaskResult, simulate};
+pub use sim::{Flow, KEEPS_UP, Outcome, Overheads, Policy, Segment, Setup, TaskResult, simulate};
+pub use window::{Window, representative_window, window_trace};
 pub use workload::{ActionSpec, TaskSpec, Workload, WorkloadError};
 
 #[cfg(test)]

@@ -7,8 +7,21 @@
 //! ISRs above all tasks and never preempted by them; among tasks the more
 //! urgent runs first, ties keep the running task, then the lower index (no
 //! time slicing).
+//!
+//! # Costs
+//! What crossing cores costs ([`Costs`](corera_placement::Costs)) is
+//! charged as CPU time, so that it competes for the cores like any work:
+//! a signal to a task on another core arrives `message_latency_ns` per unit
+//! of distance later, and the released phase first executes
+//! `message_cpu_ns` plus `byte_ns` per byte carried (the interrupt and the
+//! cache lines it pulls across); a task resuming on another core first
+//! executes its migration cost; a task that may run on several cores
+//! (global SMP, a mask of two or more) pays `schedule_ns` each time it is
+//! dispatched (the shared run queue's lock), as every job of the
+//! least-loaded policy does when it is assigned. Each task's RUNNING is its
+//! demand plus these overheads, exactly ([`TaskResult::overhead_ns`]).
 
-use corera_placement::Platform;
+use corera_placement::{CoreSet, Platform};
 use serde::{Deserialize, Serialize};
 
 use corera_trace_ingest::{Action, Release, ResponseStats};
@@ -29,12 +42,16 @@ pub enum Policy {
     SmpLeastLoaded,
     /// Partitioned: each task on its core of a placement.
     Amp,
+    /// Global fixed-priority scheduling in which each task runs only on
+    /// the cores of its affinity mask: between [`Policy::Amp`] (one core
+    /// per task) and [`Policy::Smp`] (every core).
+    Masks,
 }
 
 impl Policy {
     /// Every policy: the one list the CLI's `--policy` values and the
     /// book's policy table come from.
-    pub const ALL: [Policy; 4] = [Policy::Single, Policy::Smp, Policy::SmpLeastLoaded, Policy::Amp];
+    pub const ALL: [Policy; 5] = [Policy::Single, Policy::Smp, Policy::SmpLeastLoaded, Policy::Amp, Policy::Masks];
 
     /// One line for `--help`.
     pub fn help(self) -> &'static str {
@@ -43,6 +60,9 @@ impl Policy {
             Policy::Smp => "Global fixed-priority scheduling with migration",
             Policy::SmpLeastLoaded => "Each job on the least-loaded core when it is released",
             Policy::Amp => "Partitioned fixed-priority scheduling from a placement",
+            Policy::Masks => {
+                "Global fixed-priority scheduling within each task's affinity mask (a placement's `cores`)"
+            }
         }
     }
 
@@ -53,6 +73,7 @@ impl Policy {
             Policy::Smp => "SMP (global)",
             Policy::SmpLeastLoaded => "SMP least-loaded",
             Policy::Amp => "AMP (placement)",
+            Policy::Masks => "affinity masks",
         }
     }
 
@@ -63,6 +84,7 @@ impl Policy {
             Policy::Smp => "smp",
             Policy::SmpLeastLoaded => "smp-least-loaded",
             Policy::Amp => "amp",
+            Policy::Masks => "masks",
         }
     }
 }
@@ -84,10 +106,21 @@ pub struct TaskResult {
     pub response_p95_ns: Option<u64>,
     /// Largest response time, ns.
     pub response_max_ns: Option<u64>,
-    /// Jobs whose response exceeded the task's period (when known).
+    /// Smallest response time and the quartiles (25 %, 50 %, 75 %), ns:
+    /// with p95 and max, the distribution the report draws.
+    pub response_quartiles_ns: Option<[u64; 4]>,
+    /// Jobs whose response exceeded the task's deadline (its period, or
+    /// the deadline the user gave).
     pub deadline_misses: Option<u64>,
+    /// Summed lateness (response beyond the deadline) over the task's
+    /// jobs, ns.
+    pub lateness_ns: Option<u64>,
     /// Times the task resumed on another core.
     pub migrations: u64,
+    /// CPU time the task spent on modelled overheads (migrations, the
+    /// cross-core signals it received, global scheduling), ns: its
+    /// RUNNING is its demand plus this.
+    pub overhead_ns: u64,
 }
 
 /// One stretch of a task running on a core.
@@ -152,8 +185,11 @@ pub struct Outcome {
     pub cross_core_messages: u64,
     /// Time during which some core was idle while some task waited ready.
     pub non_work_conserving_ns: u64,
-    /// Execution added by migrations, ns.
+    /// CPU time added by the modelled overheads, ns (the sum of
+    /// `overheads`).
     pub overhead_ns: u64,
+    /// That CPU time by cause.
+    pub overheads: Overheads,
     /// Who ran where, when (empty unless asked for).
     #[serde(skip)]
     pub timeline: Vec<Segment>,
@@ -164,12 +200,43 @@ pub struct Outcome {
     /// first start, ns.
     #[serde(skip)]
     pub job_starts: Vec<(u32, u32, u64, u64)>,
+    /// Stretches tasks waited ready (with the timeline): task, start,
+    /// end, ns.
+    #[serde(skip)]
+    pub ready_spans: Vec<(u32, u64, u64)>,
+}
+
+/// CPU time the modelled overheads added, by cause, ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overheads {
+    /// Cache refills of tasks resuming on another core.
+    pub migration_ns: u64,
+    /// Interrupts taken for cross-core signals.
+    pub signal_ns: u64,
+    /// Bytes carried by cross-core messages.
+    pub bytes_ns: u64,
+    /// Decisions of the global scheduler.
+    pub scheduling_ns: u64,
+}
+
+impl Overheads {
+    /// The total.
+    pub fn total(&self) -> u64 {
+        self.migration_ns + self.signal_ns + self.bytes_ns + self.scheduling_ns
+    }
 }
 
 /// The sustained rate at which a run counts as keeping up with its input.
 pub const KEEPS_UP: f64 = 0.99;
 
 impl Outcome {
+    /// For each replay task, how long it waited ready while each other
+    /// task ran: `(task, ns)` (needs the timeline).
+    pub fn waited_on(&self) -> Vec<Vec<(u32, u64)>> {
+        let running: Vec<(u32, u64, u64)> = self.timeline.iter().map(|s| (s.task, s.start_ns, s.end_ns)).collect();
+        corera_trace_ingest::waiting_shares(self.tasks.len(), &running, &self.ready_spans)
+    }
+
     /// Whether the run keeps up with the recorded input rate.
     pub fn keeps_up(&self) -> bool {
         self.sustained_rate >= KEEPS_UP
@@ -191,8 +258,13 @@ pub struct Setup<'a> {
     pub policy: Policy,
     /// Cores, their speeds and distances.
     pub platform: &'a Platform,
-    /// For [`Policy::Amp`]: the core of each replay task.
+    /// For [`Policy::Amp`]: the core of each replay task; for
+    /// [`Policy::Masks`], the core of each ISR (interrupts are routed to one
+    /// core).
     pub core_of: Option<&'a [u16]>,
+    /// For [`Policy::Masks`]: the cores each replay task may run on
+    /// (ISRs take their `core_of` core).
+    pub masks: Option<&'a [CoreSet]>,
     /// Keep the timeline.
     pub timeline: bool,
 }
@@ -220,14 +292,31 @@ struct Sim<'a> {
     done: Vec<u64>,
     /// Next action index in the current phase.
     next_action: Vec<usize>,
-    /// Extra work owed (migration cost) before the phase continues.
+    /// Extra work owed (modelled overheads) before the phase continues.
     owed: Vec<u64>,
+    /// Per task, CPU time charged for overheads so far.
+    overhead: Vec<u64>,
+    /// Per task, what a migration costs it.
+    migration_cost: Vec<u64>,
+    /// Per task, whether it may run on several cores (and so is dispatched
+    /// by the global scheduler, at `schedule_ns` a time).
+    floats: Vec<bool>,
+    /// Per task under [`Policy::Masks`] and [`Policy::Smp`]: the cores it
+    /// may run on (`None`: any).
+    mask: Vec<Option<CoreSet>>,
     /// When the current phase was made ready to wait for its release.
     wait_from: Vec<u64>,
     /// Release time of the current job.
     job_release: Vec<u64>,
-    /// Fired signal times by global phase id.
+    /// Fired signal times (arrival, after the cross-core latency) by
+    /// global phase id.
     fired: Vec<u64>,
+    /// When each fired signal was sent (the release, for response times),
+    /// by global phase id.
+    sent: Vec<u64>,
+    /// CPU time each signalled phase must spend on arrival (interrupt and
+    /// bytes), by global phase id.
+    arrival_cost: Vec<(u64, u64)>,
     phase_base: Vec<Vec<usize>>,
     /// Core each task is bound to (fixed policies) or last ran on.
     home: Vec<Option<u16>>,
@@ -278,14 +367,36 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         }
         phase_base.push(b);
     }
+    let last = k as u16 - 1;
+    let placed = |i: usize| setup.core_of.map_or(0, |c| c[i]).min(last);
+    let mask: Vec<Option<CoreSet>> = (0..n)
+        .map(|i| match setup.policy {
+            Policy::Masks if !replay.tasks[i].isr => {
+                let m: CoreSet = setup.masks.map_or_else(|| CoreSet::one(placed(i)), |m| m[i].clone());
+                let m: CoreSet = m.iter().filter(|&c| c <= last).collect();
+                Some(if m.is_empty() { CoreSet::one(placed(i)) } else { m })
+            }
+            _ => None,
+        })
+        .collect();
     let home: Vec<Option<u16>> = (0..n)
         .map(|i| match setup.policy {
             Policy::Single => Some(0),
-            Policy::Amp => Some(setup.core_of.map_or(0, |c| c[i]).min(k as u16 - 1)),
+            Policy::Amp => Some(placed(i)),
+            Policy::Masks if replay.tasks[i].isr => Some(placed(i)),
+            Policy::Masks => mask[i].as_ref().and_then(CoreSet::single),
             // ISRs stay where interrupts are routed: core 0.
             _ => replay.tasks[i].isr.then_some(0),
         })
         .collect();
+    let floats: Vec<bool> = (0..n)
+        .map(|i| match setup.policy {
+            Policy::Smp | Policy::SmpLeastLoaded => !replay.tasks[i].isr && k > 1,
+            Policy::Masks => home[i].is_none(),
+            Policy::Single | Policy::Amp => false,
+        })
+        .collect();
+    let costs = &setup.platform.costs;
     let mut sim = Sim {
         r: replay,
         s: setup,
@@ -296,9 +407,15 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         done: vec![0; n],
         next_action: vec![0; n],
         owed: vec![0; n],
+        overhead: vec![0; n],
+        migration_cost: replay.tasks.iter().map(|t| costs.migration_of(&t.name)).collect(),
+        floats,
+        mask,
         wait_from: vec![0; n],
         job_release: vec![0; n],
         fired: vec![NOT_FIRED; total],
+        sent: vec![NOT_FIRED; total],
+        arrival_cost: vec![(0, 0); total],
         phase_base,
         home,
         last_core: vec![None; n],
@@ -318,8 +435,11 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
                     response_mean_ns: None,
                     response_p95_ns: None,
                     response_max_ns: None,
+                    response_quartiles_ns: None,
                     deadline_misses: None,
+                    lateness_ns: None,
                     migrations: 0,
+                    overhead_ns: 0,
                 })
                 .collect(),
             core_busy_ns: vec![0; k],
@@ -334,9 +454,11 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
             cross_core_messages: 0,
             non_work_conserving_ns: 0,
             overhead_ns: 0,
+            overheads: Overheads::default(),
             timeline: Vec::new(),
             flows: Vec::new(),
             job_starts: Vec::new(),
+            ready_spans: Vec::new(),
         },
         seg_start: vec![0; n],
         dirty: true,
@@ -374,6 +496,9 @@ impl Sim<'_> {
         if self.state[i] == State::Ready {
             self.out.tasks[i].ready_ns += now - self.ready_since[i];
             self.n_ready -= 1;
+            if self.s.timeline && now > self.ready_since[i] && to != State::Ready {
+                self.out.ready_spans.push((i as u32, self.ready_since[i], now));
+            }
         }
         if to == State::Ready {
             self.ready_since[i] = now;
@@ -490,14 +615,45 @@ impl Sim<'_> {
             }
             self.set_state(i, State::Ready, now);
             self.dirty = true;
+            let (released, signal_cost, bytes_cost) = self.release_of(i, at);
+            self.charge(i, signal_cost, |o| &mut o.signal_ns);
+            self.charge(i, bytes_cost, |o| &mut o.bytes_ns);
             if self.phase[i] == 0 {
-                self.job_release[i] = at;
+                // Release to finish: from the recorded time or the send,
+                // so that a cross-core latency and a backlog behind the
+                // task's own previous job count in the response.
+                self.job_release[i] = released;
                 if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
                     self.home[i] = Some(self.least_loaded());
+                    self.charge(i, self.s.platform.costs.schedule_ns, |o| &mut o.scheduling_ns);
                 }
             }
         }
         next
+    }
+
+    /// When task `i`'s current phase was released (its timer, or when its
+    /// signal was sent; `at` if unknown), and the CPU time its signal's
+    /// arrival costs (interrupt, bytes).
+    fn release_of(&self, i: usize, at: u64) -> (u64, u64, u64) {
+        let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
+        match phase.release {
+            Release::Timer(t) => (t, 0, 0),
+            Release::Signal { .. } => {
+                let id = self.phase_base[i][self.job[i]] + self.phase[i];
+                let (signal, bytes) = self.arrival_cost[id];
+                (self.sent[id].min(at), signal, bytes)
+            }
+        }
+    }
+
+    /// Task `i` owes `ns` of modelled overhead, counted under `cause`.
+    fn charge(&mut self, i: usize, ns: u64, cause: impl Fn(&mut Overheads) -> &mut u64) {
+        if ns > 0 {
+            self.owed[i] += ns;
+            self.overhead[i] += ns;
+            *cause(&mut self.out.overheads) += ns;
+        }
     }
 
     fn least_loaded(&self) -> u16 {
@@ -571,30 +727,35 @@ impl Sim<'_> {
 
     fn signal(&mut self, now: u64, (from, core): (usize, u16), target: u32, job: u32, phase: u32, bytes: u32) {
         let t = target as usize;
+        let id = self.phase_base[t][job as usize] + phase as usize;
+        if self.fired[id] != NOT_FIRED {
+            // Already released by another signal: this one changes nothing.
+            return;
+        }
         let dest = self.home[t].or(self.last_core[t]).unwrap_or(core);
         let distance = if self.k > 1 { self.s.platform.distance(usize::from(core), usize::from(dest)) } else { 0 };
+        let costs = &self.s.platform.costs;
         let delay = if distance > 0 {
             self.out.cross_core_messages += 1;
-            distance * self.s.platform.costs.message_latency_ns
-                + (distance as f64 * bytes as f64 * self.s.platform.costs.byte_ns) as u64
+            let bytes_ns = (distance as f64 * f64::from(bytes) * costs.byte_ns).round() as u64;
+            self.arrival_cost[id] = (costs.message_cpu_ns, bytes_ns);
+            distance * costs.message_latency_ns
         } else {
             0
         };
-        let id = self.phase_base[t][job as usize] + phase as usize;
-        if self.fired[id] == NOT_FIRED {
-            self.fired[id] = now + delay;
-            if self.job[t] == job as usize && self.phase[t] == phase as usize {
-                self.refresh(t);
-            }
-            if self.s.timeline {
-                self.out.flows.push(Flow {
-                    from_task: from as u32,
-                    from_core: core,
-                    at_ns: now,
-                    to_task: target,
-                    arrive_ns: now + delay,
-                });
-            }
+        self.fired[id] = now + delay;
+        self.sent[id] = now;
+        if self.job[t] == job as usize && self.phase[t] == phase as usize {
+            self.refresh(t);
+        }
+        if self.s.timeline {
+            self.out.flows.push(Flow {
+                from_task: from as u32,
+                from_core: core,
+                at_ns: now,
+                to_task: target,
+                arrive_ns: now + delay,
+            });
         }
     }
 
@@ -632,8 +793,10 @@ impl Sim<'_> {
         {
             self.out.tasks[i].migrations += 1;
             self.out.migrations += 1;
-            self.owed[i] += self.s.platform.costs.migration_ns;
-            self.out.overhead_ns += self.s.platform.costs.migration_ns;
+            self.charge(i, self.migration_cost[i], |o| &mut o.migration_ns);
+        }
+        if self.floats[i] && self.s.policy != Policy::SmpLeastLoaded {
+            self.charge(i, self.s.platform.costs.schedule_ns, |o| &mut o.scheduling_ns);
         }
         self.last_core[i] = Some(core);
         if self.s.timeline && self.started[i] != self.job[i] {
@@ -645,8 +808,15 @@ impl Sim<'_> {
         self.seg_start[i] = now;
     }
 
+    /// Global scheduling (SMP, masks): bound tasks (ISRs, single-core
+    /// masks) claim their core, most urgent first; then the most urgent
+    /// free tasks take the cores left, each within its mask: the core it
+    /// runs on, else the one it last ran on, else the first open one it
+    /// may use; a task whose mask has no open core left may take a core
+    /// from a task that can move to another open core. With every mask
+    /// full this is global SMP; with every mask one core, AMP.
     fn schedule(&mut self, now: u64) {
-        if self.s.policy != Policy::Smp {
+        if !matches!(self.s.policy, Policy::Smp | Policy::Masks) {
             self.schedule_fixed(now);
             return;
         }
@@ -672,16 +842,22 @@ impl Sim<'_> {
                 placed[i] = true;
             }
         }
-        if self.s.policy == Policy::Smp {
-            // Free tasks fill the remaining cores, most urgent first, each
-            // keeping the core it runs on, else the one it last ran on,
-            // else any (bound tasks are only ISRs under SMP).
+        {
             let mut open = std::mem::take(&mut self.open);
             open.clear();
             open.extend((0..self.k).filter(|&c| chosen[c].is_none()));
             let mut winners = std::mem::take(&mut self.winners);
             winners.clear();
-            winners.extend(cand.iter().copied().filter(|&i| self.home[i].is_none()).take(open.len()));
+            let allows = |sim: &Self, i: usize, c: usize| sim.mask[i].as_ref().is_none_or(|m| m.contains(c as u16));
+            // Admission: the most urgent free tasks that can use an open core.
+            for &i in &cand {
+                if winners.len() == open.len() {
+                    break;
+                }
+                if self.home[i].is_none() && open.iter().any(|&c| allows(self, i, c)) {
+                    winners.push(i);
+                }
+            }
             for pass in 0..3 {
                 for &i in &winners {
                     if placed[i] {
@@ -690,16 +866,35 @@ impl Sim<'_> {
                     let want = match (pass, self.state[i]) {
                         (0, State::Running(c)) => Some(usize::from(c)),
                         (1, _) => self.last_core[i].map(usize::from),
-                        (2, _) => open.first().copied(),
+                        (2, _) => open.iter().copied().find(|&c| allows(self, i, c)),
                         _ => None,
                     };
                     if let Some(c) = want
+                        && allows(self, i, c)
                         && let Some(pos) = open.iter().position(|&o| o == c)
                     {
                         open.remove(pos);
                         chosen[c] = Some(i);
                         placed[i] = true;
                     }
+                }
+            }
+            // A winner left without a core (masks only): take one from a
+            // placed free task that can move to an open core.
+            for &i in &winners {
+                if placed[i] || open.is_empty() {
+                    continue;
+                }
+                let swap = (0..self.k).find_map(|c| {
+                    let j = chosen[c].filter(|&j| self.home[j].is_none() && allows(self, i, c))?;
+                    let to = open.iter().position(|&o| allows(self, j, o))?;
+                    Some((c, j, to))
+                });
+                if let Some((c, j, to)) = swap {
+                    let o = open.remove(to);
+                    chosen[o] = Some(j);
+                    chosen[c] = Some(i);
+                    placed[i] = true;
                 }
             }
             self.open = open;
@@ -781,13 +976,20 @@ impl Sim<'_> {
                 res.response_mean_ns = Some(stats.mean_ns);
                 res.response_p95_ns = Some(stats.p95_ns);
                 res.response_max_ns = Some(stats.max_ns);
-                res.deadline_misses = self.r.tasks[i].period_ns.map(|p| r.iter().filter(|&&x| x > p).count() as u64);
+                let q = |f: usize| r[(r.len() * f).div_ceil(100).max(1) - 1];
+                res.response_quartiles_ns = Some([r[0], q(25), q(50), q(75)]);
+                if let Some(d) = self.r.tasks[i].deadline_ns {
+                    res.deadline_misses = Some(r.iter().filter(|&&x| x > d).count() as u64);
+                    res.lateness_ns = Some(r.iter().map(|&x| x.saturating_sub(d)).sum());
+                }
             }
+            res.overhead_ns = self.overhead[i];
             self.out.running_ns += res.running_ns;
             self.out.ready_ns += res.ready_ns;
         }
         self.out.response_mean_ns =
             if all.is_empty() { 0.0 } else { all.iter().sum::<u64>() as f64 / all.len() as f64 };
+        self.out.overhead_ns = self.out.overheads.total();
         let span = now.max(1) as f64;
         self.out.core_busy = self.out.core_busy_ns.iter().map(|&b| b as f64 / span).collect();
         self.out.throughput_jobs_per_s = jobs as f64 * 1e9 / span;

@@ -254,9 +254,10 @@ fn inconsistent_workloads_name_the_task_and_the_fix() {
 }
 
 mod replay {
-    use corera_placement::Platform;
+    use corera_placement::{CoreSet, Platform};
     use corera_trace_ingest::{FormatChoice, ReadOptions, Trace, read};
     use proptest::prelude::*;
+    use proptest::test_runner::TestCaseError;
 
     use crate::{Outcome, Policy, Replay, Setup, Workload, generate, simulate};
 
@@ -266,7 +267,27 @@ mod replay {
     }
 
     fn run(r: &Replay, policy: Policy, platform: &Platform, cores: Option<&[u16]>) -> Outcome {
-        simulate(r, &Setup { policy, platform, core_of: cores, timeline: true })
+        simulate(r, &Setup { policy, platform, core_of: cores, masks: None, timeline: true })
+    }
+
+    fn run_masks(r: &Replay, platform: &Platform, cores: &[u16], masks: &[CoreSet]) -> Outcome {
+        simulate(
+            r,
+            &Setup { policy: Policy::Masks, platform, core_of: Some(cores), masks: Some(masks), timeline: true },
+        )
+    }
+
+    /// Two outcomes that must be the same run under two names.
+    fn same_run(a: &Outcome, b: &Outcome) -> Result<(), TestCaseError> {
+        let mut b = b.clone();
+        b.policy = a.policy;
+        let mut starts = (a.job_starts.clone(), b.job_starts.clone());
+        starts.0.sort_unstable();
+        starts.1.sort_unstable();
+        prop_assert_eq!(&starts.0, &starts.1);
+        b.job_starts.clone_from(&a.job_starts);
+        prop_assert_eq!(a, &b);
+        Ok(())
     }
 
     /// A task that keeps its core half busy: on a core as fast as the
@@ -316,7 +337,7 @@ mod replay {
     }
 
     /// The real 2-core FreeRTOS trace replayed under global SMP on 2
-    /// cores: RUNNING per task within 1 % plus migration costs. That logger
+    /// cores: RUNNING per task within 1 % plus the modelled overheads. That logger
     /// records no ready events, so releases are taken at recorded
     /// switch-ins and the replay's READY (24 % of RUNNING when measured) is
     /// bounded loosely: below 30 %.
@@ -327,8 +348,7 @@ mod replay {
         let platform = Platform::identical(2);
         let o = run(&r, Policy::Smp, &platform, None);
         for (t, res) in r.tasks.iter().zip(&o.tasks) {
-            let cost = res.migrations * platform.costs.migration_ns;
-            let diff = res.running_ns.abs_diff(t.recorded_running_ns + cost);
+            let diff = res.running_ns.abs_diff(t.recorded_running_ns + res.overhead_ns);
             assert!(
                 diff * 100 <= t.recorded_running_ns.max(100_000),
                 "{}: {} vs {}",
@@ -366,20 +386,41 @@ mod replay {
         #![proptest_config(ProptestConfig::with_cases(40))]
 
         /// On random workloads, under every policy: CPU time is conserved
-        /// (each task gets its demand plus migration costs), no task runs
-        /// on two cores at once, nothing starts before its release, AMP
-        /// never migrates, and global SMP (no ISRs here) is work-conserving.
+        /// (each task gets its demand plus the modelled overheads, and the
+        /// overheads are what their causes cost), no task runs on two cores
+        /// at once, nothing starts before its release, AMP never migrates,
+        /// a task never leaves its mask, and global SMP (no ISRs here) is
+        /// work-conserving.
         #[test]
-        fn policies_keep_the_laws(workload in arb_workload(), cores in 1u16..4) {
+        fn policies_keep_the_laws(workload in arb_workload(), cores in 1u16..4, mask_bits in proptest::collection::vec(1u8..8, 7)) {
             let trace = generate(&workload).unwrap();
             let r = Replay::from_trace(&trace, &[]);
             let platform = Platform::identical(cores);
+            let costs = &platform.costs;
             let placement: Vec<u16> = (0..r.tasks.len()).map(|i| (i % usize::from(cores)) as u16).collect();
-            for policy in [Policy::Single, Policy::Smp, Policy::SmpLeastLoaded, Policy::Amp] {
-                let o = run(&r, policy, &platform, Some(&placement));
+            let masks: Vec<CoreSet> = (0..r.tasks.len())
+                .map(|i| {
+                    let m: CoreSet = (0..cores).filter(|&c| mask_bits[i] >> c & 1 == 1).collect();
+                    if m.is_empty() { CoreSet::one(placement[i]) } else { m }
+                })
+                .collect();
+            for policy in Policy::ALL {
+                let o = if policy == Policy::Masks { run_masks(&r, &platform, &placement, &masks) } else { run(&r, policy, &platform, Some(&placement)) };
                 for (t, res) in r.tasks.iter().zip(&o.tasks) {
                     let demand: u64 = t.jobs.iter().flat_map(|j| &j.phases).map(|p| p.exec_ns).sum();
-                    prop_assert_eq!(res.running_ns, demand + res.migrations * platform.costs.migration_ns, "{} {:?}", t.name, policy);
+                    prop_assert_eq!(res.running_ns, demand + res.overhead_ns, "{} {:?}", t.name, policy);
+                }
+                prop_assert_eq!(o.tasks.iter().map(|t| t.overhead_ns).sum::<u64>(), o.overhead_ns);
+                prop_assert_eq!(o.overheads.migration_ns, o.migrations * costs.migration_ns);
+                prop_assert_eq!(o.overheads.signal_ns, o.cross_core_messages * costs.message_cpu_ns);
+                prop_assert_eq!(o.overheads.scheduling_ns % costs.schedule_ns, 0);
+                if matches!(policy, Policy::Single | Policy::Amp) {
+                    prop_assert_eq!(o.overheads.scheduling_ns, 0);
+                }
+                if policy == Policy::Masks {
+                    for s in &o.timeline {
+                        prop_assert!(masks[s.task as usize].contains(s.core), "{} ran on {} outside {}", s.task, s.core, masks[s.task as usize]);
+                    }
                 }
                 // Segments of one task never overlap; of one core neither.
                 let mut by_task: Vec<Vec<(u64, u64)>> = vec![Vec::new(); r.tasks.len()];
@@ -404,7 +445,7 @@ mod replay {
                 match policy {
                     Policy::Amp | Policy::Single => prop_assert_eq!(o.migrations, 0),
                     Policy::Smp => prop_assert_eq!(o.non_work_conserving_ns, 0),
-                    Policy::SmpLeastLoaded => {}
+                    Policy::SmpLeastLoaded | Policy::Masks => {}
                 }
                 if policy == Policy::Amp {
                     for s in &o.timeline {
@@ -412,6 +453,26 @@ mod replay {
                     }
                 }
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// The masks policy at its two ends: one core per task is AMP,
+        /// every core per task is global SMP, to the last segment.
+        #[test]
+        fn masks_of_one_core_are_amp_and_masks_of_all_cores_are_smp(workload in arb_workload(), cores in 1u16..4) {
+            let trace = generate(&workload).unwrap();
+            let r = Replay::from_trace(&trace, &[]);
+            let platform = Platform::identical(cores);
+            let placement: Vec<u16> = (0..r.tasks.len()).map(|i| ((i * 7) % usize::from(cores)) as u16).collect();
+            let singles: Vec<CoreSet> = placement.iter().map(|&c| CoreSet::one(c)).collect();
+            same_run(&run(&r, Policy::Amp, &platform, Some(&placement)), &run_masks(&r, &platform, &placement, &singles))?;
+            let full = vec![CoreSet::all(cores); r.tasks.len()];
+            // ISRs keep their core under masks; SMP routes them to core 0.
+            let isrs_on_zero: Vec<u16> = r.tasks.iter().zip(&placement).map(|(t, &c)| if t.isr { 0 } else { c }).collect();
+            same_run(&run(&r, Policy::Smp, &platform, Some(&placement)), &run_masks(&r, &platform, &isrs_on_zero, &full))?;
         }
     }
 }

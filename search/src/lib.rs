@@ -23,6 +23,10 @@
 //! - [`portfolio`]: greedy and multilevel, annealing from the better, then
 //!   exhaustive warm-started with the best, then a longer annealing when
 //!   nothing was proven.
+//! - [`tune`]: the timing search after it: placements (and affinity
+//!   masks) judged by replaying the traced jobs, steered by the surrogate
+//!   of [`timing`]; [`TimingSolution::recommendation`] and [`break_even`]
+//!   say which set-up to use and at which cost that would change.
 //!
 //! # Example
 //! ```
@@ -56,6 +60,8 @@ mod note;
 mod pareto;
 mod portfolio;
 mod refine;
+pub mod timing;
+mod tune;
 
 use corera_placement::{Cost, Objective, Placement, Platform, Problem};
 
@@ -67,6 +73,11 @@ pub use ilp::{ILP_BACKEND, Ilp};
 pub use multilevel::Multilevel;
 pub use note::Note;
 pub use pareto::{ParetoPoint, pareto, weighted_choice};
+pub use tune::{
+    BreakEven, CLOSE, Candidate, Choice, DEFAULT_REPLAY_BUDGET, FrontPoint, Score, TimingInput, TimingOptions,
+    TimingSolution, TuneProgress, TuneProgressFn, WINDOW_EVENTS, break_even, describe, describe_secondary, span,
+    spearman, tune,
+};
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq)]

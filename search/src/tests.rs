@@ -70,6 +70,7 @@ prop_compose! {
             forbid: forbid.into_iter().enumerate().filter_map(|(i, f)| f.map(|f| rule(i, vec![f]))).collect(),
             together: together.into_iter().map(group).collect(),
             apart: apart.into_iter().map(group).collect(),
+            ..Default::default()
         };
         // Conflicting draws are rejected (their error is tested elsewhere).
         if problem.apply(&platform, &constraints, &[]).is_err() {

@@ -48,7 +48,7 @@ pub use model::{
     Clock, Event, EventIter, EventKind, Events, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task,
     TaskId, TaskKind, Trace, TraceSummary,
 };
-pub use schedule::{Action, Job, Phase, Release, ResponseStats, Schedule, Stretch, TaskSchedule};
+pub use schedule::{Action, Job, Phase, Release, ResponseStats, Schedule, Stretch, TaskSchedule, waiting_shares};
 
 /// A parsed trace and the warnings met on the way.
 #[derive(Debug)]

@@ -170,6 +170,9 @@ pub struct TaskSchedule {
     pub running: Vec<Stretch>,
     /// Stretches it was ready but not running, in time order.
     pub ready: Vec<Stretch>,
+    /// Stretches it was running but paused by an ISR on its core (not
+    /// READY time in the recording; the replay counts it as READY).
+    pub interrupted: Vec<Stretch>,
     /// Its jobs, in release order.
     pub jobs: Vec<Job>,
 }
@@ -189,6 +192,51 @@ impl TaskSchedule {
     pub fn responses(&self) -> impl Iterator<Item = u64> + '_ {
         self.jobs.iter().filter_map(Job::response_ns)
     }
+}
+
+/// For each of `n` tasks, how long it spent in its `waiting` spans while
+/// each other task was in a `running` span (`(task, start, end)`, ns), the
+/// time shared equally among the tasks running at once; `out[i]` lists
+/// `(j, ns)` sorted by `j`.
+pub fn waiting_shares(
+    n: usize,
+    running: &[(TaskId, u64, u64)],
+    waiting: &[(TaskId, u64, u64)],
+) -> Vec<Vec<(TaskId, u64)>> {
+    // Boundaries: (time, order, kind, task); ends before starts at one
+    // instant.
+    let mut edges: Vec<(u64, u8, bool, TaskId)> = Vec::with_capacity(2 * (running.len() + waiting.len()));
+    for (list, is_run) in [(running, true), (waiting, false)] {
+        for &(t, start, end) in list {
+            if end > start {
+                edges.push((start, 1, is_run, t));
+                edges.push((end, 0, is_run, t));
+            }
+        }
+    }
+    edges.sort_unstable();
+    let mut acc: Vec<std::collections::BTreeMap<TaskId, f64>> = vec![Default::default(); n];
+    let mut now_running: Vec<TaskId> = Vec::new();
+    let mut now_waiting: Vec<TaskId> = Vec::new();
+    let mut last = 0u64;
+    for (time, order, is_run, task) in edges {
+        if time > last && !now_running.is_empty() && !now_waiting.is_empty() {
+            let share = (time - last) as f64 / now_running.len() as f64;
+            for &i in &now_waiting {
+                for &j in now_running.iter().filter(|&&j| j != i) {
+                    *acc[i as usize].entry(j).or_insert(0.0) += share;
+                }
+            }
+        }
+        last = time;
+        let set = if is_run { &mut now_running } else { &mut now_waiting };
+        if order == 1 {
+            set.push(task);
+        } else if let Some(pos) = set.iter().position(|&x| x == task) {
+            set.swap_remove(pos);
+        }
+    }
+    acc.into_iter().map(|m| m.into_iter().map(|(j, ns)| (j, ns.round() as u64)).collect()).collect()
 }
 
 /// The recorded schedule of a whole trace.
@@ -262,6 +310,9 @@ struct CoreState {
     /// ISRs executing here, innermost last, each with the start of its
     /// uninterrupted stretch.
     isrs: Vec<(usize, u64)>,
+    /// Per ISR of `isrs`: what it interrupted (a task or an outer ISR, if
+    /// anything ran) and since when.
+    paused: Vec<Option<(usize, u64)>>,
 }
 
 /// The last wake of a task: (waker, time, bytes carried).
@@ -519,7 +570,11 @@ impl<'a> Builder<'a> {
 
     fn isr_enter(&mut self, i: usize, core: usize, now: u64) {
         self.pause_top(core, now);
+        let c = &self.cores[core];
+        let top = c.isrs.last().map(|&(isr, _)| isr).or(c.current);
+        let paused = top.filter(|&t| !self.is_idle(t)).map(|t| (t, now));
         self.cores[core].isrs.push((i, now));
+        self.cores[core].paused.push(paused);
         self.release_job(i, now, false);
         self.state[i].running_on = Some(core as u16);
     }
@@ -530,6 +585,11 @@ impl<'a> Builder<'a> {
             return;
         };
         let (_, since) = self.cores[core].isrs.remove(pos);
+        if let Some((t, from)) = self.cores[core].paused.remove(pos)
+            && now > from
+        {
+            self.tasks[t].interrupted.push(Stretch { core: core as u16, start_ns: from, end_ns: now });
+        }
         self.ran(i, core, since, now);
         self.finish_job(i, now);
         self.state[i].running_on = None;

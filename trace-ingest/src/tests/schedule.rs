@@ -102,3 +102,30 @@ fn response_figures_follow_the_nearest_rank_definition() {
     assert_eq!(ResponseStats::of(&mut [7]), Some(ResponseStats { mean_ns: 7, p95_ns: 7, max_ns: 7 }));
     assert_eq!(ResponseStats::of(&mut []), None);
 }
+
+#[test]
+fn waiting_is_attributed_to_the_tasks_that_ran() {
+    // One core: L waits ready 0..10 while H runs, and is paused 12..15
+    // while the ISR runs; H waits for nobody.
+    let one = schedule(
+        "task 1 task 1 L\ntask 2 task 5 H\ntask 3 isr - I\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 2\n10 0 out 2 done\n10 0 in 1\n12 0 ienter 3\n15 0 iexit 3\n20 0 out 1 done\n",
+    );
+    let spans = |f: &dyn Fn(&TaskSchedule) -> Vec<Stretch>| -> Vec<(TaskId, u64, u64)> {
+        one.tasks
+            .iter()
+            .enumerate()
+            .flat_map(|(t, s)| f(s).into_iter().map(move |r| (t as TaskId, r.start_ns, r.end_ns)))
+            .collect()
+    };
+    let running = spans(&|s| s.running.clone());
+    let waiting = spans(&|s| s.ready.iter().chain(&s.interrupted).copied().collect());
+    let waited = waiting_shares(3, &running, &waiting);
+    assert_eq!(waited[0], vec![(1, 10 * US), (2, 3 * US)]);
+    assert!(waited[1].is_empty());
+    assert_eq!(one.tasks[0].interrupted.iter().map(Stretch::ns).sum::<u64>(), 3 * US);
+    // Two tasks running at once share the wait: A waits 0..4 while B and C
+    // run, 2 us each.
+    let waited = waiting_shares(3, &[(1, 0, 4), (2, 0, 4)], &[(0, 0, 4)]);
+    assert_eq!(waited[0], vec![(1, 2), (2, 2)]);
+}

@@ -1,0 +1,50 @@
+//! Whole `corera analyze` runs on the bundled samples (traffic search,
+//! timing search with its replays, break-even, every output), timed against
+//! a reference measured in the same run: `corera ingest` of the same file
+//! (reading it is the floor any analysis pays). Three runs each; the
+//! fastest is reported.
+//!
+//! Run: `cargo bench --bench analyze` (figures in the book's performance
+//! page; the aims are 5 s for the printer, 30 s for rp2-cluster and 60 s
+//! for tile64-daq on a 2-core machine; the real traces are held to 5 s, the
+//! 135-task Android trace to 30 s).
+
+use std::process::Command;
+use std::time::Instant;
+
+fn fastest(args: &[&str], runs: usize) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let out = Command::new(env!("CARGO_BIN_EXE_corera"))
+                .args(args)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .output()
+                .expect("corera runs");
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let dir = std::env::temp_dir().join(format!("corera-bench-{}", std::process::id()));
+    let out = dir.to_str().expect("a UTF-8 temporary directory");
+    for (file, platform, aim) in [
+        ("samples/printer/printer.log", "2", 5.0),
+        ("samples/rp2-cluster/ecu.log", "rp2", 30.0),
+        ("samples/tile64-daq/daq.log", "samples/tile64-daq/tile64.toml", 60.0),
+        ("samples/btf/freertos_v11_rv64sim_2cores.btf", "2", 5.0),
+        ("samples/linux-ftrace/android_youtube_4cpu_atrace.txt", "2", 30.0),
+        ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", "2", 5.0),
+    ] {
+        let reference = fastest(&["ingest", file], 3);
+        let analyze = fastest(&["analyze", file, "--platform", platform, "-q", "-o", out], 3);
+        println!(
+            "{file} on {platform}: analyze {analyze:.2} s ({:.0}x ingest's {reference:.3} s; aim {aim} s: {})",
+            analyze / reference,
+            if analyze <= aim { "met" } else { "missed" }
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
