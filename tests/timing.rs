@@ -123,3 +123,29 @@ fn the_traffic_objective_is_left_to_the_portfolio() {
     let input = TimingInput::new(&case.problem, &case.platform, Goal::Traffic, &case.replay, None, &case.traffic);
     assert!(tune(&input, &TimingOptions::default()).is_err());
 }
+
+#[test]
+fn a_run_that_falls_behind_never_beats_one_that_keeps_up() {
+    let case = printer(200);
+    let cores = vec![0u16; case.replay.tasks.len()];
+    let setup = corera_replay::Setup {
+        policy: corera_replay::Policy::Single,
+        platform: &case.platform,
+        core_of: Some(&cores),
+        masks: None,
+        timeline: false,
+    };
+    let keeps_up = corera_replay::simulate(&case.replay, &setup);
+    assert!(keeps_up.keeps_up());
+    // Less waiting, but a tenth of the input left undone.
+    let mut behind = keeps_up.clone();
+    behind.sustained_rate = 0.9;
+    behind.ready_ns /= 10;
+    behind.response_mean_ns /= 10.0;
+    for goal in [Goal::Ready, Goal::Response, Goal::Deadlines] {
+        let (good, bad) = (Score::of(goal, &keeps_up, 0), Score::of(goal, &behind, 0));
+        assert!(good.beats(&bad) && !bad.beats(&good), "{goal:?}: {good:?} against {bad:?}");
+        assert!(!bad.close_to(&good) && !bad.no_worse_than(&good), "{goal:?}");
+        assert!(corera_search::describe(goal, &bad).ends_with("falling behind at 90.0 % of the input rate"));
+    }
+}

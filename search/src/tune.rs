@@ -53,9 +53,10 @@ const SURROGATE_STARTS: u64 = 8;
 /// Starting points refined by the replay-judged local search.
 const REFINED_STARTS: usize = 3;
 
-/// Default `--replay-budget`: replays the search may run in all. About two
-/// seconds of replays on the bundled samples in a release build (a replay
-/// of a 60,000-event window takes 4–8 ms there).
+/// Default `--replay-budget`: replays the search may run in all. The
+/// printer sample's whole analysis (342 replays, most on its window) takes
+/// 2.1 s in a release build, rp2-cluster's 7.8 s (`cargo bench --bench
+/// analyze`).
 pub const DEFAULT_REPLAY_BUDGET: u64 = 400;
 
 /// Events above which moves are judged on a representative window.
@@ -127,6 +128,21 @@ impl<'a> TimingInput<'a> {
         TimingInput { problem, platform, goal, workload, window, replay_of, waited, urgency, isr, traffic }
     }
 
+    /// A placement of the problem's tasks (and their masks) as the replay
+    /// takes it: a core (and a mask) per replay task.
+    pub fn replay_placement(&self, core_of: &[CoreId], masks: Option<&[CoreSet]>) -> (Vec<u16>, Option<Vec<CoreSet>>) {
+        let n = self.workload.tasks.len();
+        let mut cores = vec![0u16; n];
+        let mut sets = masks.map(|_| vec![CoreSet::new(); n]);
+        for (i, &r) in self.replay_of.iter().enumerate() {
+            cores[r as usize] = core_of[i];
+            if let (Some(sets), Some(m)) = (sets.as_mut(), masks) {
+                sets[r as usize] = m[i].clone();
+            }
+        }
+        (cores, sets)
+    }
+
     /// The timing surrogate the search steers by, over the problem's tasks.
     pub fn surrogate(&self) -> Surrogate {
         Surrogate::new(self.problem.len(), &self.waited, alpha(self))
@@ -168,11 +184,17 @@ impl Default for TimingOptions {
 }
 
 /// A value of the objective, compared lexicographically (smaller is
-/// better): READY then mean response for `ready`, the reverse for
-/// `response`, misses then lateness for `deadlines`, traffic then READY for
-/// `traffic`.
+/// better): first whether the run keeps up with the recorded input (a
+/// run that falls behind leaves work undone, so its READY and response
+/// times say nothing good about it), then READY and mean response for
+/// `ready`, the reverse for `response`, misses then lateness for
+/// `deadlines`, traffic then READY for `traffic`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Score {
+    /// How far the run falls behind its input: 0 when it keeps up
+    /// ([`KEEPS_UP`]), else the share of the input rate it does not
+    /// sustain.
+    pub lag: f64,
     /// The objective itself (ns, or misses).
     pub primary: f64,
     /// The tie-breaker.
@@ -185,25 +207,36 @@ impl Score {
     pub fn of(goal: Goal, outcome: &Outcome, traffic: u64) -> Score {
         let ready = outcome.ready_ns as f64;
         let response = outcome.response_mean_ns;
-        match goal {
-            Goal::Ready => Score { primary: ready, secondary: response },
-            Goal::Response => Score { primary: response, secondary: ready },
-            Goal::Deadlines => Score {
-                primary: outcome.tasks.iter().filter_map(|t| t.deadline_misses).sum::<u64>() as f64,
-                secondary: outcome.tasks.iter().filter_map(|t| t.lateness_ns).sum::<u64>() as f64,
-            },
-            Goal::Traffic => Score { primary: traffic as f64, secondary: ready },
-        }
+        let (primary, secondary) = match goal {
+            Goal::Ready => (ready, response),
+            Goal::Response => (response, ready),
+            Goal::Deadlines => (
+                outcome.tasks.iter().filter_map(|t| t.deadline_misses).sum::<u64>() as f64,
+                outcome.tasks.iter().filter_map(|t| t.lateness_ns).sum::<u64>() as f64,
+            ),
+            Goal::Traffic => (traffic as f64, ready),
+        };
+        let lag = if outcome.keeps_up() { 0.0 } else { 1.0 - outcome.sustained_rate };
+        Score { lag, primary, secondary }
     }
 
-    fn key(&self) -> (f64, f64) {
-        (self.primary, self.secondary)
+    /// The order of scores, better first.
+    pub fn order(&self, other: &Score) -> std::cmp::Ordering {
+        self.lag
+            .total_cmp(&other.lag)
+            .then(self.primary.total_cmp(&other.primary))
+            .then(self.secondary.total_cmp(&other.secondary))
     }
 
     /// Whether `self` is better than `other`.
     pub fn beats(&self, other: &Score) -> bool {
-        let (a, b) = (self.key(), other.key());
-        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).is_lt()
+        self.order(other).is_lt()
+    }
+
+    /// Whether `self` is no worse than `other` on the objective (keeping
+    /// up, then the primary measure; the tie-breaker aside).
+    pub fn no_worse_than(&self, other: &Score) -> bool {
+        self.lag.total_cmp(&other.lag).then(self.primary.total_cmp(&other.primary)).is_le()
     }
 }
 
@@ -319,11 +352,11 @@ impl Choice {
 pub const CLOSE: f64 = 0.01;
 
 impl Score {
-    /// Whether `self` is within [`CLOSE`] of `other` (or better) on both
-    /// measures.
+    /// Whether `self` keeps up as well as `other` and is within [`CLOSE`]
+    /// of it (or better) on both measures.
     pub fn close_to(&self, other: &Score) -> bool {
         let within = |a: f64, b: f64| a <= b + b.abs() * CLOSE;
-        within(self.primary, other.primary) && within(self.secondary, other.secondary)
+        self.lag <= other.lag && within(self.primary, other.primary) && within(self.secondary, other.secondary)
     }
 }
 
@@ -355,7 +388,7 @@ impl TimingSolution {
         let (strict, smp) = (&self.strict.score, &self.smp.score);
         let best = [strict, smp, &m.score].into_iter().fold(strict, |a, b| if b.beats(a) { b } else { a });
         let how = |a: &Score, b: &Score| if a.beats(b) { "better than" } else { "within 1 % of" };
-        if strict.close_to(best) && strict.primary <= smp.primary {
+        if strict.close_to(best) && strict.no_worse_than(smp) {
             let why = if best == strict {
                 format!(
                     "the best strict placement ({}) replays at least as well as every mask placement tried ({}), global \
@@ -386,7 +419,7 @@ impl TimingSolution {
             (&self.smp, Choice::Smp, why)
         } else {
             // Equal on the objective, better on the secondary measure: show both.
-            let tie = m.score.primary == strict.primary.min(smp.primary);
+            let tie = [strict, smp].iter().any(|r| r.lag == m.score.lag && r.primary == m.score.primary);
             let value = |c: &Candidate| {
                 if tie { format!("{}, {}", value(c), describe_secondary(goal, &c.score)) } else { value(c) }
             };
@@ -402,13 +435,19 @@ impl TimingSolution {
 }
 
 /// A score for people: `READY 0.412 s`, `mean response 120.4 µs`,
-/// `3 deadline misses, 1.250 ms late`.
+/// `3 deadline misses, 1.250 ms late`; a run that falls behind its input
+/// says so.
 pub fn describe(goal: Goal, score: &Score) -> String {
-    match goal {
+    let value = match goal {
         Goal::Ready => format!("READY {}", span(score.primary)),
         Goal::Response => format!("mean response {}", span(score.primary)),
         Goal::Deadlines => format!("{} deadline misses, {} late", score.primary, span(score.secondary)),
         Goal::Traffic => format!("traffic {}", score.primary),
+    };
+    if score.lag > 0.0 {
+        format!("{value}, falling behind at {:.1} % of the input rate", (1.0 - score.lag) * 100.0)
+    } else {
+        value
     }
 }
 
@@ -473,15 +512,10 @@ pub fn break_even(input: &TimingInput<'_>, recommended: &Candidate, rival: &Cand
     let replay = |c: &Candidate, value: f64| -> Outcome {
         let mut platform = input.platform.clone();
         platform.costs.set(key, value).expect("a known key");
-        let n = input.workload.tasks.len();
-        let mut cores = vec![0u16; n];
-        let mut sets = vec![CoreSet::new(); n];
-        for (i, &r) in input.replay_of.iter().enumerate() {
-            cores[r as usize] = c.core_of[i];
-            sets[r as usize] = c.masks.as_ref().map_or_else(|| CoreSet::one(c.core_of[i]), |m| m[i].clone());
-        }
+        let (cores, sets) = input.replay_placement(&c.core_of, c.masks.as_deref());
         let policy = if c.masks.is_some() { Policy::Masks } else { Policy::Amp };
-        let setup = Setup { policy, platform: &platform, core_of: Some(&cores), masks: Some(&sets), timeline: false };
+        let setup =
+            Setup { policy, platform: &platform, core_of: Some(&cores), masks: sets.as_deref(), timeline: false };
         simulate(input.workload, &setup)
     };
     let run = |c: &Candidate, value: f64| -> Score { Score::of(input.goal, &replay(c, value), c.traffic) };
@@ -681,19 +715,13 @@ impl<'a> Tuner<'a> {
     fn replay(&self, core_of: &[CoreId], masks: Option<&[CoreSet]>, whole: bool) -> Outcome {
         let workload = self.workload(whole);
         let (full, full_masks) = self.expand(core_of, masks);
-        let n = workload.tasks.len();
-        let mut cores = vec![0u16; n];
-        let mut sets = vec![CoreSet::new(); n];
-        for (i, &r) in self.input.replay_of.iter().enumerate() {
-            cores[r as usize] = full[i];
-            sets[r as usize] = full_masks.as_ref().map_or_else(|| CoreSet::one(full[i]), |m| m[i].clone());
-        }
+        let (cores, sets) = self.input.replay_placement(&full, full_masks.as_deref());
         let policy = if masks.is_some() { Policy::Masks } else { Policy::Amp };
         let setup = Setup {
             policy,
             platform: self.input.platform,
             core_of: Some(&cores),
-            masks: masks.map(|_| sets.as_slice()),
+            masks: sets.as_deref(),
             timeline: false,
         };
         simulate(workload, &setup)
@@ -927,9 +955,7 @@ impl<'a> Tuner<'a> {
     /// and returns it.
     fn confirm(&self, pool: Vec<Point>) -> Candidate {
         let mut sorted = pool;
-        sorted.sort_by(|a, b| {
-            a.score.key().0.total_cmp(&b.score.key().0).then(a.score.key().1.total_cmp(&b.score.key().1))
-        });
+        sorted.sort_by(|a, b| a.score.order(&b.score));
         let mut seen = std::collections::HashSet::new();
         sorted.retain(|p| seen.insert(p.key()));
         let finals = if self.input.window.is_some() {
@@ -965,7 +991,10 @@ impl<'a> Tuner<'a> {
     /// replays in all; the pool of everything worth confirming.
     fn search(&self, starts: Vec<Point>, budget: u64) -> Vec<Point> {
         let mut order: Vec<usize> = (0..starts.len()).collect();
-        order.sort_by(|&a, &b| starts[a].score.key().0.total_cmp(&starts[b].score.key().0).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| {
+            let (x, y) = (&starts[a].score, &starts[b].score);
+            x.lag.total_cmp(&y.lag).then(x.primary.total_cmp(&y.primary)).then(a.cmp(&b))
+        });
         if let Some(&first) = order.first() {
             self.tell(&starts[first].score);
         }
@@ -1017,16 +1046,13 @@ impl<'a> Tuner<'a> {
             label: "traffic optimum".into(),
             core_of: traffic_core_of.clone(),
             masks: None,
-            score: Score { primary: 0.0, secondary: 0.0 },
+            score: Score { lag: 0.0, primary: 0.0, secondary: 0.0 },
             waits: Vec::new(),
         });
         let smp = {
             let workload = self.input.workload;
             let full: Vec<CoreId> = self.expand(&traffic_core_of, None).0;
-            let mut cores = vec![0u16; workload.tasks.len()];
-            for (i, &r) in self.input.replay_of.iter().enumerate() {
-                cores[r as usize] = full[i];
-            }
+            let (cores, _) = self.input.replay_placement(&full, None);
             let setup = Setup {
                 policy: Policy::Smp,
                 platform: self.input.platform,
