@@ -8,7 +8,8 @@ use corera_emit::Target;
 use corera_placement::{CoreRule, Deadline, Goal};
 use corera_replay::Policy;
 use corera_search::Method;
-use corera_trace_ingest::FormatChoice;
+use corera_trace_ingest::amalthea::TicksMode;
+use corera_trace_ingest::{FormatChoice, PriorityOverride};
 
 /// Turns a single-core RTOS run log into the best core placement for a
 /// multicore port.
@@ -152,6 +153,20 @@ pub(crate) struct InputArgs {
     /// Keep only threads whose name matches this regular expression (ftrace).
     #[arg(long, value_name = "REGEX", help_heading = "Task filters")]
     pub(crate) comm: Option<regex::Regex>,
+    /// A task's priority, where the trace gives none or gives it wrong:
+    /// `--priority NAME=N` (repeatable; the trace's convention, larger is
+    /// more urgent except for Linux `prio`). Without it, priorities the
+    /// trace lacks are inferred from its preemptions, else rate-monotonic.
+    #[arg(long, value_name = "NAME=N", value_parser = PriorityOverride::parse)]
+    pub(crate) priority: Vec<PriorityOverride>,
+    /// For a model (Amalthea): generate jobs over this many ms [default:
+    /// the hyperperiod of its periodic stimuli, at most 10 s].
+    #[arg(long, value_name = "MS", value_parser = parse_ms, help_heading = "Models")]
+    pub(crate) horizon: Option<u64>,
+    /// For a model (Amalthea): execute each runnable's average ticks or
+    /// its upper bound (the worst case).
+    #[arg(long, value_name = "avg|upper", value_parser = TicksMode::parse, default_value = "avg", help_heading = "Models")]
+    pub(crate) ticks: TicksMode,
 }
 
 #[derive(Debug, Args)]
@@ -241,6 +256,14 @@ fn parse_weight(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(w) if w >= 0.0 && w.is_finite() => Ok(w),
         _ => Err(format!("`{s}` is not a weight (a number >= 0)")),
+    }
+}
+
+/// Milliseconds to ns.
+fn parse_ms(s: &str) -> Result<u64, String> {
+    match s.parse::<f64>() {
+        Ok(ms) if ms > 0.0 && ms.is_finite() && ms < 1e12 => Ok((ms * 1e6).round() as u64),
+        _ => Err(format!("`{s}` is not a positive number of milliseconds")),
     }
 }
 
@@ -378,6 +401,14 @@ pub(crate) struct SimulateArgs {
     /// are the platform file's `[costs]`).
     #[arg(long, value_name = "KEY=FROM:TO:STEP", value_parser = parse_sweep)]
     pub(crate) sweep: Option<Sweep>,
+    /// Replay a multi-core recording under the placement it was recorded
+    /// with (a task that never migrated bound to its core, the others
+    /// floating over the cores they used) on the recorded cores, with no
+    /// modelled overheads (the recording has them) unless `--platform`
+    /// gives some, and print per task the replay against the recording:
+    /// the fidelity check of the replay model.
+    #[arg(long, conflicts_with_all = ["placement", "sweep", "policy", "perfetto", "btf"])]
+    pub(crate) as_recorded: bool,
 }
 
 /// A cost swept by `simulate --sweep`.

@@ -4,10 +4,11 @@
 
 use anyhow::Context;
 use corera_emit::records::{
-    Analysis, GraphRecord, IngestRecord, ParetoRecord, PartitionRecord, PlaceRecord, SCHEMA_VERSION, SearchRecord,
-    SimulateRecord, WrittenRecord, placed_tasks,
+    Analysis, FidelityRecord, FidelityRow, GraphRecord, IngestRecord, ParetoRecord, PartitionRecord, PlaceRecord,
+    SCHEMA_VERSION, SearchRecord, SimulateRecord, WrittenRecord, placed_tasks,
 };
 use corera_emit::{Target, to_json};
+use corera_placement::CoreSet;
 use corera_replay::Policy;
 use corera_search::span;
 use corera_trace_ingest::TraceSummary;
@@ -82,9 +83,14 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> anyhow::Result<()> {
     let mut text = corera_emit::summary(&analysis);
     text.push_str(&format!(
         "settings: {} --balance {} --node-budget {} --objective {}{} --seed {}{}\nwrote {}\n",
-        match &args.place.platform {
-            Some(p) => format!("--platform {p}"),
-            None => format!("--cores {}", args.place.cores),
+        match (&args.place.platform, &p.parsed.model) {
+            (Some(p), _) => format!("--platform {p}"),
+            (None, Some(_)) => format!(
+                "(the model's hardware){} --ticks {}",
+                args.input.horizon.map_or(String::new(), |h| format!(" --horizon {}", h as f64 / 1e6)),
+                args.input.ticks.name()
+            ),
+            (None, None) => format!("--cores {}", args.place.cores),
         },
         p.platform.balance_tolerance,
         args.place.node_budget,
@@ -92,7 +98,13 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> anyhow::Result<()> {
         if p.goal.is_timing() { format!(" --replay-budget {}", args.place.replay_budget) } else { String::new() },
         args.place.seed,
         args.place.time_limit.map(|t| format!(" --time-limit {t}")).unwrap_or_default()
-            + &pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>(),
+            + &pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>()
+            + &args
+                .input
+                .priority
+                .iter()
+                .map(|o| format!(" --priority '{}={}'", o.task, o.priority))
+                .collect::<String>(),
         written.join(", ")
     ));
     stdout(text.as_bytes())
@@ -131,10 +143,8 @@ fn ingest(args: &IngestArgs, quiet: bool) -> anyhow::Result<()> {
 }
 
 fn graph(args: &GraphArgs, quiet: bool) -> anyhow::Result<()> {
-    let parsed = pipeline::ingest(&args.input)?;
-    let (graph, warnings) = corera_task_graph::TaskGraph::build(&parsed.trace)?;
-    let name = input_name(&args.input);
-    warn(quiet, &name, &parsed.warnings);
+    let pipeline::Read { name, parsed, graph, warnings, .. } =
+        pipeline::read(&args.input, &args.input.priority, &pipeline::Progress::new(quiet))?;
     warn(quiet, &name, &warnings);
     if let Some(dot) = &args.dot {
         pipeline::write(dot, graph.to_dot(None).as_bytes())?;
@@ -327,6 +337,9 @@ fn gen_log(args: &GenArgs) -> anyhow::Result<()> {
 
 /// `corera simulate`: the traced jobs under one policy.
 fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
+    if args.as_recorded {
+        return as_recorded(args, quiet);
+    }
     let policy = args.policy;
     // Without a placement file, AMP and masks replay the placement the
     // objective recommends (searched as `place` does).
@@ -357,6 +370,23 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         ));
     }
     let policy = if policy == Policy::Amp && masks.is_some() { Policy::Masks } else { policy };
+    // Global SMP within pins and allowed cores (a model's GPU-only task
+    // never runs on a CPU).
+    let asked = policy;
+    let (policy, masks) = match (policy, masks) {
+        (Policy::Smp | Policy::SmpLeastLoaded, None) => match pipeline::constrained_smp(&p) {
+            Some(sets) => (Policy::Masks, Some(sets)),
+            None => (policy, None),
+        },
+        other => other,
+    };
+    if policy != asked && policy == Policy::Masks && !quiet {
+        eprintln!(
+            "{} {}: pins or allowed cores narrow global SMP: replayed as masks, every task on every core it may use",
+            crate::style::warning(),
+            p.name
+        );
+    }
     let workload = p.workload();
     if let Some(sweep) = &args.sweep {
         return sweep_costs(args, &p, &workload, policy, &core_of, masks.as_deref(), sweep);
@@ -452,6 +482,74 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
     ));
     stdout(text.as_bytes())
+}
+
+/// `simulate --as-recorded`: the recording's own placement replayed, per
+/// task against the recording.
+fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
+    let p = pipeline::prepare(&args.input, &args.place, quiet)?;
+    warn(quiet, &p.name, &p.warnings);
+    let cores = p.schedule.cores.max(1);
+    let platform = match &args.place.platform {
+        Some(_) => p.platform.clone(),
+        None => {
+            let mut platform = corera_placement::Platform::identical(cores as u16);
+            platform.costs = corera_placement::Costs::none();
+            platform
+        }
+    };
+    if platform.cores < cores as u16 {
+        return Err(usage(format!(
+            "--as-recorded: the recording used {cores} cores; the platform has {}",
+            platform.cores
+        )));
+    }
+    // The cores each task ran on.
+    let used: Vec<CoreSet> = p
+        .problem
+        .task_ids
+        .iter()
+        .map(|&id| {
+            let set: CoreSet = p.schedule.tasks[id as usize].running.iter().map(|s| s.core).collect();
+            if set.is_empty() { CoreSet::one(0) } else { set }
+        })
+        .collect();
+    let core_of: Vec<u16> = used.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
+    let floats = used.iter().any(|s| s.len() > 1);
+    let policy = if floats { Policy::Masks } else { Policy::Amp };
+    let workload = p.workload();
+    let o = p.run(&workload, &platform, policy, &core_of, floats.then_some(used.as_slice()), false);
+    let slot_of = |id: u32| p.problem.task_ids.iter().position(|&t| t == id);
+    let tasks = workload
+        .tasks
+        .iter()
+        .zip(&o.tasks)
+        .map(|(w, r)| {
+            let g = &p.graph.tasks[w.id as usize];
+            FidelityRow {
+                task: w.name.clone(),
+                cores: slot_of(w.id).map_or_else(Vec::new, |i| used[i].iter().collect()),
+                recorded_running_ns: g.running_ns,
+                replayed_running_ns: r.running_ns,
+                recorded_ready_ns: g.ready_ns,
+                replayed_ready_ns: r.ready_ns,
+                recorded_response_mean_ns: g.response_mean_ns,
+                replayed_response_mean_ns: r.response_mean_ns,
+            }
+        })
+        .collect();
+    let record = FidelityRecord {
+        schema_version: SCHEMA_VERSION,
+        corera_version: corera_emit::VERSION.to_string(),
+        input: p.input(),
+        platform,
+        policy,
+        tasks,
+    };
+    if args.json {
+        return stdout(&to_json(&record));
+    }
+    stdout(corera_emit::fidelity_table(&record).as_bytes())
 }
 
 /// `simulate --sweep`: the policy and global SMP at each value of one

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use corera_emit::records::{Analysis, Input, Results};
-use corera_placement::{Constraints, CoreSet, Cost, Goal, Placement, Platform, Problem};
+use corera_placement::{Constraints, CoreRule, CoreSet, Cost, Deadline, Goal, Placement, Platform, Problem};
 use corera_replay::{Outcome, Policy, Replay, Setup, simulate};
 use corera_search::{BreakEven, Choice, Note, Options, Solution, TimingInput, TimingOptions, TimingSolution};
 use corera_task_graph::TaskGraph;
@@ -84,6 +84,8 @@ pub(crate) fn ingest(input: &InputArgs) -> anyhow::Result<Parsed> {
     options.filter.pids = input.pid.clone();
     options.filter.tgids = input.tgid.clone();
     options.filter.comm = input.comm.clone();
+    options.model.horizon_ns = input.horizon;
+    options.model.ticks = input.ticks;
     Ok(corera_trace_ingest::read(&mut reader, input.format, &options)?)
 }
 
@@ -186,6 +188,10 @@ pub(crate) struct Analyzed {
     pub(crate) workload: Replay,
     /// Its task names.
     pub(crate) replay_names: Vec<String>,
+    /// For a model input: the model's own mapping (each placed task's
+    /// core, and its cores where it may float) and its cost, when it maps
+    /// every task.
+    pub(crate) model_mapping: Option<ModelMapping>,
 }
 
 impl Analyzed {
@@ -208,6 +214,11 @@ impl Analyzed {
             warnings: &p.warnings,
             replay: &self.replay,
             replay_tasks: &self.replay_names,
+            model: p
+                .parsed
+                .model
+                .as_ref()
+                .map(|m| (m, self.model_mapping.as_ref().map(|x| (x.core_of.as_slice(), x.masks.as_deref(), &x.cost)))),
         }
     }
 
@@ -248,7 +259,16 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: 
     let cost = Cost::of(&prepared.problem, &prepared.platform, &Placement::new(placement.clone()));
     let progress = Progress::new(quiet);
     progress.step("replaying the trace under each set-up");
-    let runs = report_runs(&prepared, &workload, &solution, timing.as_ref().zip(choice), &placement, masks.as_deref());
+    let mut runs =
+        report_runs(&prepared, &workload, &solution, timing.as_ref().zip(choice), &placement, masks.as_deref());
+    let model_mapping = model_mapping(&prepared);
+    if let Some(m) = &model_mapping {
+        let policy = if m.masks.is_some() { Policy::Masks } else { Policy::Amp };
+        let o = prepared.run(&workload, &prepared.platform, policy, &m.core_of, m.masks.as_deref(), true);
+        let label = if m.masks.is_some() { "masks, the model's mapping" } else { "AMP, the model's mapping" };
+        // Before the recommendation, which stays the last run.
+        runs.insert(runs.len().saturating_sub(1), (label.to_string(), o));
+    }
     progress.finish();
     let replay_names = workload.tasks.iter().map(|t| t.name.clone()).collect();
     Ok(Analyzed {
@@ -263,7 +283,47 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: 
         replay: runs,
         workload,
         replay_names,
+        model_mapping,
     })
+}
+
+/// A model's own mapping of the placed tasks.
+pub(crate) struct ModelMapping {
+    pub(crate) core_of: Vec<u16>,
+    pub(crate) masks: Option<Vec<CoreSet>>,
+    pub(crate) cost: Cost,
+}
+
+/// A model's own mapping of the placed tasks, and its cost: its
+/// allocations, a task with one allowed core on it; `None` when the model
+/// leaves a task unmapped or `--platform` replaced its hardware.
+fn model_mapping(p: &Prepared) -> Option<ModelMapping> {
+    let model = p.parsed.model.as_ref()?;
+    if model.cores.len() != usize::from(p.platform.cores) || model.mapping.is_empty() {
+        return None;
+    }
+    let sets: Option<Vec<CoreSet>> = p
+        .problem
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            if let Some((_, cores)) = model.mapping.iter().find(|(t, _)| t == name) {
+                return Some(cores.iter().copied().collect());
+            }
+            if let Some(c) = p.problem.pinned[i] {
+                return Some(CoreSet::one(c));
+            }
+            let allowed = p.problem.allowed[i].as_ref()?;
+            let cores: CoreSet = (0..allowed.len()).filter(|&c| allowed[c]).map(|c| c as u16).collect();
+            (cores.len() == 1).then_some(cores)
+        })
+        .collect();
+    let sets = sets?;
+    let core_of: Vec<u16> = sets.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
+    let cost = Cost::of(&p.problem, &p.platform, &Placement::new(core_of.clone()));
+    let masks = sets.iter().any(|s| s.len() > 1).then_some(sets);
+    Some(ModelMapping { core_of, masks, cost })
 }
 
 /// The timing search with a progress bar, and the break-even of its
@@ -328,10 +388,16 @@ fn report_runs(
         prepared.run(workload, &prepared.platform, policy, core_of, m, true)
     };
     let traffic_cores = &traffic.placement.core_of;
-    let mut runs = vec![
-        ("single core".to_string(), run(Policy::Single, traffic_cores, None)),
-        ("global SMP".to_string(), run(Policy::Smp, traffic_cores, None)),
-    ];
+    // Global SMP within the constraints.
+    let smp = match constrained_smp(prepared) {
+        Some(m) => {
+            let core_of: Vec<u16> = m.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
+            run(Policy::Masks, &core_of, Some(&m))
+        }
+        None => run(Policy::Smp, traffic_cores, None),
+    };
+    let mut runs =
+        vec![("single core".to_string(), run(Policy::Single, traffic_cores, None)), ("global SMP".to_string(), smp)];
     let Some((t, choice)) = timing else {
         runs.push(("AMP (placement)".to_string(), run(Policy::Amp, placement, None)));
         return runs;
@@ -350,19 +416,49 @@ fn report_runs(
     runs
 }
 
+/// Global SMP within pins and allowed cores, as masks: every task on every
+/// core it may use, ISRs on core 0 unless pinned. `None` when that is
+/// plain global SMP (nothing narrowed).
+pub(crate) fn constrained_smp(p: &Prepared) -> Option<Vec<CoreSet>> {
+    let k = p.platform.cores;
+    let isr = |i: usize| p.graph.tasks[p.problem.task_ids[i] as usize].kind == corera_trace_ingest::TaskKind::Isr;
+    let sets: Vec<CoreSet> = (0..p.problem.len())
+        .map(|i| if isr(i) && p.problem.pinned[i].is_none() { CoreSet::one(0) } else { p.problem.cores_allowed(i, k) })
+        .collect();
+    let plain = |i: usize, set: &CoreSet| if isr(i) { *set == CoreSet::one(0) } else { set.len() == usize::from(k) };
+    sets.iter().enumerate().any(|(i, set)| !plain(i, set)).then_some(sets)
+}
+
 /// Runs ingest → graph → problem (no search).
 pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyhow::Result<Prepared> {
     let progress = Progress::new(quiet);
-    progress.step("reading trace");
-    let parsed = ingest(input)?;
-    let name = input_name(input);
-    progress.step("building task graph");
-    let schedule = Schedule::of(&parsed.trace);
-    let (graph, graph_warnings) = TaskGraph::from_schedule(&parsed.trace, &schedule)?;
-    let mut warnings = parsed.warnings.clone();
-    warnings.extend(graph_warnings);
-    let platform = platform(place)?;
-    let constraints = constraints(place)?;
+    let mut constraints = constraints(place)?;
+    constraints.priority.extend(input.priority.iter().cloned());
+    let Read { name, parsed, schedule, graph, mut warnings } = read(input, &constraints.priority, &progress)?;
+    let mut platform = platform(place)?;
+    if let Some(model) = &parsed.model {
+        // The model's hardware, unless --platform names another; its
+        // allowed cores only make sense on it.
+        if place.platform.is_none() {
+            platform = model_platform(model, place)?;
+            for (task, cores) in &model.allowed {
+                constraints.pin.push(CoreRule { task: task.clone(), cores: cores.clone() });
+            }
+        } else if !model.allowed.is_empty() {
+            warnings.push(Warning {
+                line: 0,
+                message: format!(
+                    "--platform replaces the model's hardware: the cores the model allows {} tasks are not applied",
+                    model.allowed.len()
+                ),
+            });
+        }
+        for (task, ns) in &model.deadlines {
+            if !constraints.deadline.iter().any(|d| d.task == *task) {
+                constraints.deadline.push(Deadline { task: task.clone(), ms: *ns as f64 / 1e6 });
+            }
+        }
+    }
     let problem = Problem::from_graph(&graph, &platform, &constraints)?;
     if problem.is_empty() {
         return Err(usage(format!("`{name}` has no tasks to place (only idle tasks or no events)")));
@@ -380,6 +476,41 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
     }
     progress.finish();
     Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, goal, deadlines })
+}
+
+/// A trace read, its priorities resolved, its task graph built.
+pub(crate) struct Read {
+    pub(crate) name: String,
+    pub(crate) parsed: Parsed,
+    pub(crate) schedule: Schedule,
+    pub(crate) graph: TaskGraph,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+/// Runs ingest → schedule → priorities → task graph. `priorities` are the
+/// user's, applied last.
+pub(crate) fn read(
+    input: &InputArgs,
+    priorities: &[corera_trace_ingest::PriorityOverride],
+    progress: &Progress,
+) -> anyhow::Result<Read> {
+    progress.step("reading trace");
+    let mut parsed = ingest(input)?;
+    let name = input_name(input);
+    progress.step("building task graph");
+    let schedule = Schedule::of(&parsed.trace);
+    let resolved = corera_trace_ingest::priority::resolve(&mut parsed.trace, &schedule, priorities).map_err(usage)?;
+    let (mut graph, graph_warnings) = TaskGraph::from_schedule(&parsed.trace, &schedule)?;
+    for (t, source) in graph.tasks.iter_mut().zip(&resolved.source) {
+        t.priority_source = *source;
+        if *source == corera_trace_ingest::PrioritySource::Inferred {
+            t.priority_pairs = resolved.inference.pairs_of[t.id as usize];
+        }
+    }
+    let mut warnings = parsed.warnings.clone();
+    warnings.extend(graph_warnings);
+    warnings.extend(resolved.warnings);
+    Ok(Read { name, parsed, schedule, graph, warnings })
 }
 
 /// The constraints of the placement flags and the constraints file.
@@ -403,8 +534,42 @@ pub(crate) fn constraints(place: &PlaceArgs) -> anyhow::Result<Constraints> {
         apart: groups(&place.apart),
         objective: place.objective,
         deadline: place.deadline.clone(),
+        priority: Vec::new(),
     });
     Ok(constraints)
+}
+
+/// A model's processing units as a platform: speeds relative to its
+/// reference definition, distance 1 within a structure and 2 across.
+fn model_platform(model: &corera_trace_ingest::amalthea::ModelInfo, place: &PlaceArgs) -> anyhow::Result<Platform> {
+    let cores = &model.cores;
+    if cores.is_empty() {
+        return Err(usage("the model has no processing units: give the target with --platform (e.g. --platform 2)"));
+    }
+    let rows: Vec<Vec<u32>> = cores
+        .iter()
+        .map(|a| {
+            cores
+                .iter()
+                .map(|b| {
+                    if std::ptr::eq(a, b) {
+                        0
+                    } else if a.cluster == b.cluster {
+                        1
+                    } else {
+                        2
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut platform = Platform::from_matrix(&rows).context("the model's hardware")?;
+    platform.name = format!("the model's {} processing units", cores.len());
+    platform.speed = cores.iter().map(|c| c.speed).collect();
+    if let Some(balance) = place.balance {
+        platform.balance_tolerance = balance;
+    }
+    Ok(platform)
 }
 
 /// The platform the placement flags describe.

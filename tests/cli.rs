@@ -112,7 +112,7 @@ fn empty_unknown_and_missing_inputs_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1:1: invalid corera-log input: the input is empty"));
     corera().args(["ingest", "-"]).write_stdin("something else\n").assert().code(2).stderr(predicate::str::contains(
-        "not in a known trace format (known formats: corera-log, btf, ftrace); pass --format",
+        "not in a known trace format (known formats: corera-log, btf, ftrace, amalthea); pass --format",
     ));
     corera()
         .args(["ingest", "no/such/file.log"])
@@ -934,4 +934,233 @@ fn objectives_and_deadlines_come_from_flags_or_the_constraints_file() {
     ] {
         corera().args(["place", SAMPLE, "--deadline", flag]).assert().code(2).stderr(predicate::str::contains(want));
     }
+}
+
+/// The task entities of a BTF file, counted apart from corera: the names
+/// of the `T` and `I` targets (FreeRTOS-logger labels by their id), idle
+/// tasks left out.
+fn btf_task_entities(text: &str) -> std::collections::BTreeSet<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.splitn(8, ',').collect();
+            (f.len() >= 7 && (f[3] == "T" || f[3] == "I")).then(|| f[4].to_string())
+        })
+        .map(|name| match name.split_once(']') {
+            Some((label, rest)) => format!("{}{rest}", label.rsplit('/').next().unwrap()),
+            None => name,
+        })
+        .filter(|n| !n.to_ascii_lowercase().contains("idle"))
+        .collect()
+}
+
+#[test]
+fn btf_entities_that_are_not_tasks_never_reach_a_placement_or_a_header() {
+    for rel in [
+        "samples/btf/freertos_v11_rv64sim_2cores.btf",
+        "samples/btf/app4mc_example1_task_only_short.btf",
+        "samples/btf/app4mc_rtana2sim_vit.btf.gz",
+        "tests/data/btf/spec_entities.btf",
+    ] {
+        let bytes = std::fs::read(repo(rel)).unwrap();
+        let text = if rel.ends_with(".gz") {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut s).unwrap();
+            s
+        } else {
+            String::from_utf8(bytes).unwrap()
+        };
+        let entities = btf_task_entities(&text);
+        let dir = tempfile::tempdir().unwrap();
+        corera().args(["analyze", rel, "-q", "--replay-budget", "40", "-o"]).arg(dir.path()).assert().success();
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+        let placed = json["placement"].as_array().unwrap();
+        assert_eq!(placed.len(), entities.len(), "{rel}: one placement entry per T/I entity");
+        let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
+        for non_task in ["SIM", "SEM_BUS", "STI_", "CORE0_COMPSCHED", "CORE_0", "FILTER", "LAW"] {
+            assert!(!header.contains(&format!("CORERA_CORE_{non_task}")), "{rel}: `{non_task}` in the header");
+        }
+        if rel.contains("spec_entities") {
+            let names: std::collections::BTreeSet<String> =
+                placed.iter().map(|p| p["task"].as_str().unwrap().to_string()).collect();
+            assert_eq!(names, entities);
+            // The runnables are in the graph, with their calls.
+            let tasks = json["graph"]["tasks"].as_array().unwrap();
+            let sensor = tasks.iter().find(|t| t["name"] == "Sensor").unwrap();
+            assert_eq!(sensor["runnables"][0]["name"], "Filter");
+            assert_eq!(sensor["runnables"][0]["calls"], 2);
+            // 100..450 and 1000..1150 ns.
+            assert_eq!(sensor["runnables"][0]["exec_ns"], 500);
+        }
+    }
+}
+
+#[test]
+fn as_recorded_replays_the_recorded_placement_against_the_recording() {
+    let out = corera()
+        .args(["simulate", "samples/btf/freertos_v11_rv64sim_2cores.btf", "--as-recorded", "--json", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["policy"], "masks");
+    assert_eq!(json["platform"]["cores"], 2);
+    let tasks = json["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 57, "59 task ids less the two idle tasks");
+    for t in tasks {
+        let (rec, rep) = (t["recorded_running_ns"].as_f64().unwrap(), t["replayed_running_ns"].as_f64().unwrap());
+        assert!((rep - rec).abs() <= 0.02 * rec, "{}: RUNNING {rep} against {rec}", t["task"]);
+    }
+    // Tasks that stayed on one core are bound to it: Tmr_Svc ran on core 1
+    // only: grep 'Tmr_Svc,0,resume' F | cut -d, -f5 | sort -u
+    let tmr = tasks.iter().find(|t| t["task"] == "Tmr_Svc").unwrap();
+    assert_eq!(tmr["cores"], serde_json::json!([1]));
+    let runner = tasks.iter().find(|t| t["task"] == "Runner").unwrap();
+    assert_eq!(runner["cores"], serde_json::json!([0, 1]));
+    // The text table says how many tasks are within the bounds.
+    corera()
+        .args(["simulate", "samples/btf/app4mc_rtana2sim_vit.btf.gz", "--as-recorded", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("RUNNING within 2 % for 9 of 9 tasks"))
+        .stdout(predicate::str::contains("policy masks on 9 core(s)"));
+    corera()
+        .args(["simulate", SAMPLE, "--as-recorded", "--placement", "x.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}
+
+#[test]
+fn priorities_are_inferred_reported_and_overridden() {
+    let trace = "samples/btf/app4mc_example1_task_only_short.btf";
+    corera()
+        .args(["graph", trace, "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("priorities: inferred for 4 from 4 ordered pairs"));
+    let out = corera().args(["graph", trace, "-q", "--json", "--priority", "Task_D=9"]).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = json["graph"]["tasks"].as_array().unwrap().iter().find(|t| t["name"] == "Task_D").unwrap().clone();
+    assert_eq!((d["priority"].clone(), d["priority_source"].clone()), (9.into(), "override".into()));
+    // The constraints file, for analyze; the flag is added after it.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.toml");
+    std::fs::write(&file, "[[priority]]\ntask = \"Task_B\"\npriority = 7\n").unwrap();
+    corera()
+        .args(["analyze", trace, "-q", "--replay-budget", "20", "--priority", "Task_A=8", "--constraints"])
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("set by --priority for 2"));
+    // The printer trace gives every priority: nothing is said.
+    corera().args(["graph", SAMPLE, "-q"]).assert().success().stdout(predicate::str::contains("priorities:").not());
+    corera()
+        .args(["graph", trace, "--priority", "Nope=1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no task `Nope` in the trace"));
+    corera()
+        .args(["graph", trace, "--priority", "Task_A"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected NAME=N"));
+}
+
+const WATERS: &str = "tests/data/amalthea/waters2019_challenge.amxmi";
+
+/// A placement list: task name to its cores (its `cores`, else its
+/// `core`).
+fn placed_cores(list: &serde_json::Value) -> std::collections::BTreeMap<String, Vec<u64>> {
+    let cores = |p: &serde_json::Value| -> Vec<u64> {
+        match p["cores"].as_array() {
+            Some(c) if !c.is_empty() => c.iter().map(|x| x.as_u64().unwrap()).collect(),
+            _ => vec![p["core"].as_u64().unwrap()],
+        }
+    };
+    list.as_array().unwrap().iter().map(|p| (p["task"].as_str().unwrap().into(), cores(p))).collect()
+}
+
+#[test]
+fn amalthea_models_analyse_beside_their_own_mapping_and_the_placement_goes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", WATERS, "-q", "--replay-budget", "60", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("14 tasks (0 ISRs)"))
+        .stdout(predicate::str::contains("model: Amalthea 1.0.0, 7 processing units"))
+        .stdout(predicate::str::contains("30 labels"))
+        .stdout(predicate::str::contains("load per core type"))
+        .stdout(predicate::str::contains("the model's mapping: topology-weighted traffic"))
+        .stdout(predicate::str::contains("corera's placement:  topology-weighted traffic"))
+        .stdout(predicate::str::contains("masks, the model's mapping"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    // The GPU tasks stay on the GPU (core 0, GP10B: only it has ticks for
+    // their copies); no CPU task goes there.
+    let placed = placed_cores(&json["placement"]);
+    let gpu = ["SFM", "Localization", "Lane_detection", "Detection"];
+    for (task, cores) in &placed {
+        if gpu.contains(&task.as_str()) {
+            assert_eq!(cores, &[0], "{task}");
+        } else {
+            assert!(!cores.contains(&0), "{task} on the GPU: {cores:?}");
+        }
+    }
+    assert_eq!(json["model"]["mapping"]["placement"].as_array().unwrap().len(), 14);
+    // Back to Amalthea: the model with its mapping model replaced by
+    // corera's maps every task where corera placed it.
+    let mapping = dir.path().join("mapping.amxmi");
+    corera()
+        .args(["emit"])
+        .arg(dir.path().join("analysis.json"))
+        .args(["--target", "amalthea", "-o"])
+        .arg(&mapping)
+        .assert()
+        .success();
+    let emitted = std::fs::read_to_string(&mapping).unwrap();
+    let original = std::fs::read_to_string(repo(WATERS)).unwrap();
+    let cut = |s: &str| {
+        let a = s.find("<mappingModel").unwrap();
+        let b = s.find("</mappingModel>").unwrap() + "</mappingModel>".len();
+        (a, b)
+    };
+    let (a, b) = cut(&original);
+    let (c, d) = cut(&emitted);
+    let spliced = format!("{}{}{}", &original[..a], &emitted[c..d], &original[b..]);
+    let again = dir.path().join("again.amxmi");
+    std::fs::write(&again, spliced).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    corera().args(["analyze", "-q", "--objective", "traffic"]).arg(&again).arg("-o").arg(out.path()).assert().success();
+    let json2: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("analysis.json")).unwrap()).unwrap();
+    let mapped = placed_cores(&json2["model"]["mapping"]["placement"]);
+    assert_eq!(mapped, placed, "the emitted mapping reads back as corera's placement");
+}
+
+#[test]
+fn democar_is_read_on_its_own_core_or_a_given_platform() {
+    corera()
+        .args(["analyze", "tests/data/amalthea/democar.amxmi", "-q", "--platform", "2", "-o"])
+        .arg(tempfile::tempdir().unwrap().path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("model: Amalthea 0.9.5, 1 processing units"))
+        .stdout(predicate::str::contains("71 labels (103 B)"))
+        .stdout(predicate::str::contains("the model's mapping: the model carries none"))
+        .stdout(predicate::str::contains("recommended on 2 identical cores"));
+    corera()
+        .args(["graph", "tests/data/amalthea/democar.amxmi", "-q", "--horizon", "10", "--ticks", "upper", "--json"])
+        .assert()
+        .success();
+    corera()
+        .args(["graph", "tests/data/amalthea/democar.amxmi", "--ticks", "worst"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected avg or upper"));
 }

@@ -68,6 +68,7 @@ impl Emitter for HtmlReport {
         heat_map(&mut s, r);
         timelines(&mut s, r);
         placement_table(&mut s, r);
+        model(&mut s, r);
         search(&mut s, r);
         trace_summary(&mut s, r);
         let _ = write!(s, "<script>{JS}</script>\n</body>\n</html>\n");
@@ -484,19 +485,33 @@ fn timelines(s: &mut String, r: &Analysis) {
 }
 
 fn placement_table(s: &mut String, r: &Analysis) {
+    let runnables = r.graph.tasks.iter().any(|t| !t.runnables.is_empty());
     let _ = writeln!(
         s,
         "<section id=\"placement\"><h2>Placement</h2><table><tr><th>task</th><th>kind</th><th>priority</th><th>load %</th>\
-         <th>jobs/s</th><th>p95 response ms</th><th>core</th></tr>"
+         <th>jobs/s</th><th>p95 response ms</th><th>core</th>{}</tr>",
+        if runnables { "<th>runnables (calls, execution µs)</th>" } else { "" }
     );
     for (i, task) in r.placement.iter().enumerate() {
         let m = r.metrics(i);
+        let priority = m.and_then(|m| m.priority).map_or("-".to_string(), |x| match m.map(|m| m.priority_source) {
+            Some(corera_trace_ingest::PrioritySource::Given) | None => x.to_string(),
+            Some(source) => format!("{x} ({})", source.name()),
+        });
+        let list = m.filter(|_| runnables).map_or(String::new(), |m| {
+            let items: Vec<String> = m
+                .runnables
+                .iter()
+                .map(|x| format!("{} ({}, {:.3})", esc(&x.name), x.calls, x.exec_ns as f64 / 1e3))
+                .collect();
+            format!("<td>{}</td>", items.join(", "))
+        });
         let _ = writeln!(
             s,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{:.1}</td><td>{}</td><td><span class=\"dot\" style=\"background:{}\"></span>{}{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{:.1}</td><td>{}</td><td><span class=\"dot\" style=\"background:{}\"></span>{}{}</td>{list}</tr>",
             esc(&task.task),
             if task.kind == TaskKind::Isr { "isr" } else { "task" },
-            m.and_then(|m| m.priority).map_or("-".to_string(), |x| x.to_string()),
+            priority,
             m.map_or(0.0, |m| m.utilisation * 100.0),
             m.map_or(0.0, |m| m.throughput_hz),
             m.and_then(|m| m.response_p95_ns).map_or("-".to_string(), |x| ms(x as f64)),
@@ -506,6 +521,15 @@ fn placement_table(s: &mut String, r: &Analysis) {
         );
     }
     let _ = writeln!(s, "</table></section>");
+}
+
+/// For a model input: the model and its mapping beside corera's.
+fn model(s: &mut String, r: &Analysis) {
+    let Some(m) = &r.model else { return };
+    let mut text = String::new();
+    crate::summary::model_block(&mut text, &m.info);
+    crate::summary::mapping_comparison(&mut text, r, m);
+    let _ = writeln!(s, "<section id=\"model\"><h2>The model</h2><pre>{}</pre></section>", esc(text.trim()));
 }
 
 fn search(s: &mut String, r: &Analysis) {

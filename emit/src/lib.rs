@@ -31,6 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod amalthea;
 mod header;
 mod html;
 mod json;
@@ -39,11 +40,12 @@ mod summary;
 mod timeline;
 mod write;
 
+pub use amalthea::AmaltheaMapping;
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::HtmlReport;
 pub use json::{Json, to_json};
 pub use records::{Analysis, MAX_SEGMENTS_PER_LANE, Results, SCHEMA_VERSION, read_analysis, read_placement};
-pub use summary::{CoreLine, core_lines, summary, sweep_table};
+pub use summary::{CoreLine, core_lines, fidelity_table, summary, sweep_table};
 pub use timeline::{btf, perfetto};
 pub use write::write_atomic;
 
@@ -78,12 +80,22 @@ pub enum Target {
     Json,
     /// The HTML report.
     Html,
+    /// An Amalthea mapping model.
+    Amalthea,
 }
 
 impl Target {
     /// Every target, in the order the help lists them.
-    pub const ALL: [Target; 7] =
-        [Target::CHeader, Target::Freertos, Target::Zephyr, Target::Posix, Target::Taskset, Target::Json, Target::Html];
+    pub const ALL: [Target; 8] = [
+        Target::CHeader,
+        Target::Freertos,
+        Target::Zephyr,
+        Target::Posix,
+        Target::Taskset,
+        Target::Json,
+        Target::Html,
+        Target::Amalthea,
+    ];
 
     /// Its emitter.
     pub fn emitter(self) -> &'static dyn Emitter {
@@ -95,6 +107,7 @@ impl Target {
             Target::Taskset => &TasksetScript,
             Target::Json => &Json,
             Target::Html => &HtmlReport,
+            Target::Amalthea => &AmaltheaMapping,
         }
     }
 
@@ -118,6 +131,7 @@ impl Target {
             Target::Taskset => "A shell script pinning Linux processes by name with `taskset`",
             Target::Json => "The analysis JSON",
             Target::Html => "The self-contained HTML report",
+            Target::Amalthea => "An Eclipse APP4MC Amalthea mapping model (task and scheduler allocations)",
         }
     }
 }

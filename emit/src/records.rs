@@ -25,6 +25,7 @@ use corera_placement::{CoreSet, Cost, Costs, Goal, Objective, Platform, Problem}
 use corera_replay::{Outcome, Policy, Window};
 use corera_search::{BreakEven, Choice, Score, Solution, TimingSolution};
 use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
+use corera_trace_ingest::amalthea::ModelInfo;
 use corera_trace_ingest::{Fingerprint, TaskKind, TraceSummary, Warning};
 use serde::{Deserialize, Serialize};
 
@@ -352,6 +353,35 @@ pub struct Results<'a> {
     pub replay: &'a [(String, Outcome)],
     /// Names of the replay's tasks.
     pub replay_tasks: &'a [String],
+    /// For a model input: the model, and its own mapping (each placed
+    /// task's core) with its cost, when it maps every task.
+    pub model: Option<(&'a ModelInfo, Option<ModelMappingResult<'a>>)>,
+}
+
+/// A model's own mapping: each placed task's core, its masks where a task
+/// may float, and the cost.
+pub type ModelMappingResult<'a> = (&'a [u16], Option<&'a [CoreSet]>, &'a Cost);
+
+/// For a model input (Amalthea): what the model says, and its own mapping
+/// evaluated with the same cost model as corera's (its replay is the
+/// `AMP, the model's mapping` row of the replays).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelRecord {
+    /// The model's hardware, loads, allowed cores, mapping and
+    /// requirements.
+    pub info: ModelInfo,
+    /// Its mapping, placed and costed, when it maps every task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<MappingRecord>,
+}
+
+/// The model's own mapping, as corera evaluates it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MappingRecord {
+    /// One entry per placed task.
+    pub placement: Vec<PlacedTask>,
+    /// Its cost (cross-core traffic, load per core).
+    pub cost: Cost,
 }
 
 /// `analysis.json`: everything corera measured and decided, enough to
@@ -395,6 +425,9 @@ pub struct Analysis {
     pub replay: ReplayRecord,
     /// Warnings from every stage.
     pub warnings: Vec<Warning>,
+    /// For a model input: the model and its own mapping.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelRecord>,
 }
 
 impl Analysis {
@@ -418,6 +451,13 @@ impl Analysis {
             cost: r.cost.clone(),
             replay: ReplayRecord::of(r.platform.costs.clone(), r.replay_tasks, r.replay),
             warnings: r.warnings.to_vec(),
+            model: r.model.map(|(info, mapping)| ModelRecord {
+                info: info.clone(),
+                mapping: mapping.map(|(core_of, masks, cost)| MappingRecord {
+                    placement: placed_tasks(r.problem, r.graph, core_of, masks),
+                    cost: cost.clone(),
+                }),
+            }),
         }
     }
 
@@ -785,6 +825,65 @@ pub struct SimulateRecord {
     pub placement: Vec<PlacedTask>,
     /// What the policy achieved.
     pub outcome: Outcome,
+}
+
+/// `simulate --as-recorded --json`: the replay of a multi-core recording
+/// under its own placement, against the recording.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FidelityRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The input.
+    pub input: Input,
+    /// The platform replayed (the recorded cores, no modelled overheads
+    /// unless `--platform` gives some).
+    pub platform: Platform,
+    /// `amp` when no task migrated, else `masks`.
+    pub policy: Policy,
+    /// Per task, in trace order (idle tasks left out).
+    pub tasks: Vec<FidelityRow>,
+}
+
+/// One task of a [`FidelityRecord`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FidelityRow {
+    /// Task name.
+    pub task: String,
+    /// The cores it ran on in the recording (bound to one, or floating over
+    /// these).
+    pub cores: Vec<u16>,
+    /// RUNNING, recorded and replayed, ns.
+    pub recorded_running_ns: u64,
+    /// See `recorded_running_ns`.
+    pub replayed_running_ns: u64,
+    /// READY, recorded and replayed, ns.
+    pub recorded_ready_ns: u64,
+    /// See `recorded_ready_ns`.
+    pub replayed_ready_ns: u64,
+    /// Mean response (release to finish), where the recording has job ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded_response_mean_ns: Option<u64>,
+    /// See `recorded_response_mean_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replayed_response_mean_ns: Option<u64>,
+}
+
+impl FidelityRow {
+    /// Replayed RUNNING against recorded, relative (0 when both are 0).
+    pub fn running_error(&self) -> f64 {
+        relative(self.replayed_running_ns as f64, self.recorded_running_ns as f64)
+    }
+
+    /// Replayed mean response against recorded, relative, where both exist.
+    pub fn response_error(&self) -> Option<f64> {
+        Some(relative(self.replayed_response_mean_ns? as f64, self.recorded_response_mean_ns? as f64))
+    }
+}
+
+fn relative(got: f64, want: f64) -> f64 {
+    if want == 0.0 { if got == 0.0 { 0.0 } else { 1.0 } } else { (got - want) / want }
 }
 
 /// One value of a swept cost.

@@ -57,6 +57,13 @@ pub fn summary(a: &Analysis) -> String {
             }
         );
     }
+    if let Some(note) = corera_task_graph::priority_note(&a.graph.tasks) {
+        let _ = writeln!(s, "{note}");
+    }
+    s.push_str(&corera_task_graph::runnables_text(&a.graph.tasks));
+    if let Some(m) = &a.model {
+        model_block(&mut s, &m.info);
+    }
     let sol = &a.search;
     let total = a.cost.total_traffic;
     let proof = if sol.proven_optimal {
@@ -118,6 +125,9 @@ pub fn summary(a: &Analysis) -> String {
     );
     for note in &sol.notes {
         let _ = writeln!(s, "note: {note}");
+    }
+    if let Some(m) = &a.model {
+        mapping_comparison(&mut s, a, m);
     }
     if let Some(t) = &a.timing {
         let window = match t.window {
@@ -230,6 +240,154 @@ fn replay_table(s: &mut String, a: &Analysis) {
             format!("{} fall(s) behind the input", behind.join(", "))
         }
     );
+}
+
+/// What a model is: its hardware and the load it puts on each kind of
+/// processing unit.
+pub(crate) fn model_block(s: &mut String, m: &corera_trace_ingest::amalthea::ModelInfo) {
+    let mut kinds: Vec<String> = Vec::new();
+    for d in &m.definitions {
+        let f = m.cores.iter().find(|c| c.definition == d.name).map_or(0.0, |c| c.frequency_hz);
+        kinds.push(format!("{} x{} at {:.3} GHz", d.name, d.cores, f / 1e9));
+    }
+    let _ = writeln!(
+        s,
+        "\nmodel: Amalthea {}, {} processing units ({}; execution times on {}), {} labels ({}), jobs over {:.3} s with {} ticks",
+        m.version,
+        m.cores.len(),
+        kinds.join(", "),
+        if m.reference.is_empty() { "-" } else { &m.reference },
+        m.labels,
+        bytes(m.label_bytes),
+        m.horizon_ns as f64 / 1e9,
+        m.ticks.name()
+    );
+    let loads: Vec<String> = m
+        .definitions
+        .iter()
+        .map(|d| format!("{} {:.2} of {} ({} tasks may run there)", d.name, d.load, d.cores, d.tasks))
+        .collect();
+    let _ = writeln!(s, "load per core type, were every task that may run there on it: {}", loads.join("; "));
+    let names: Vec<String> = m.cores.iter().enumerate().map(|(i, c)| format!("{i} {}", c.name)).collect();
+    let _ = writeln!(s, "cores: {}", names.join(", "));
+}
+
+/// A size for people: B, kB or MB.
+fn bytes(n: u64) -> String {
+    match n {
+        0..1_000 => format!("{n} B"),
+        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
+        _ => format!("{:.1} MB", n as f64 / 1e6),
+    }
+}
+
+/// corera's recommendation beside the model's own mapping.
+pub(crate) fn mapping_comparison(s: &mut String, a: &Analysis, m: &crate::records::ModelRecord) {
+    let Some(mapping) = &m.mapping else {
+        let why = if m.info.mapping.is_empty() {
+            "the model carries none"
+        } else if m.info.cores.len() != usize::from(a.platform.cores) {
+            "--platform replaced the model's hardware"
+        } else {
+            "it leaves some task without a core"
+        };
+        let _ = writeln!(s, "the model's mapping: {why}; nothing to compare");
+        return;
+    };
+    let kind = if a.platform.is_uniform() { "cross-core traffic" } else { "topology-weighted traffic" };
+    let line = |cost: &corera_placement::Cost| {
+        let busiest = cost.core_utilisation.iter().copied().fold(0.0, f64::max);
+        format!(
+            "{kind} {} (total traffic {}), busiest core {:.1} % load{}",
+            cost.objective.cross_traffic,
+            cost.total_traffic,
+            busiest * 100.0,
+            if cost.over_capacity { ", over a core's capacity" } else { "" }
+        )
+    };
+    let _ = writeln!(s, "the model's mapping: {}", line(&mapping.cost));
+    let _ = writeln!(s, "corera's placement:  {}", line(&a.cost));
+}
+
+/// The `simulate --as-recorded` table: per task, the replay against the
+/// recording, then the largest errors.
+pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
+    let mut s = String::new();
+    let w = r.tasks.iter().map(|t| t.task.chars().count()).max().unwrap_or(4).max(4);
+    let cw = r.tasks.iter().map(|t| cores_list(&t.cores).len()).max().unwrap_or(5).max(5);
+    let _ = writeln!(
+        s,
+        "{}: replayed as recorded, policy {} on {} core(s)\n\n{:<w$} {:<cw$} {:>11} {:>11} {:>7} {:>10} {:>10} {:>9} {:>9} {:>7}",
+        r.input.name,
+        r.policy.name(),
+        r.platform.cores,
+        "task",
+        "cores",
+        "RUNNING rec",
+        "replayed",
+        "err %",
+        "READY rec",
+        "replayed",
+        "resp rec",
+        "replayed",
+        "err %"
+    );
+    // ms, or µs for a recording shorter than 10 ms of RUNNING per task.
+    let longest = r.tasks.iter().map(|t| t.recorded_running_ns).max().unwrap_or(0);
+    let (unit, div) = if longest < 10_000_000 { ("µs", 1e3) } else { ("ms", 1e6) };
+    let ms = |ns: u64| format!("{:.3}", ns as f64 / div);
+    let pct = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{:+.1}", e * 100.0));
+    for t in &r.tasks {
+        let _ = writeln!(
+            s,
+            "{:<w$} {:<cw$} {:>11} {:>11} {:>7} {:>10} {:>10} {:>9} {:>9} {:>7}",
+            t.task,
+            cores_list(&t.cores),
+            ms(t.recorded_running_ns),
+            ms(t.replayed_running_ns),
+            pct(Some(t.running_error())),
+            ms(t.recorded_ready_ns),
+            ms(t.replayed_ready_ns),
+            t.recorded_response_mean_ns.map_or("-".to_string(), ms),
+            t.replayed_response_mean_ns.map_or("-".to_string(), ms),
+            pct(t.response_error())
+        );
+    }
+    let worst = |f: &dyn Fn(&crate::records::FidelityRow) -> Option<f64>| {
+        r.tasks.iter().filter_map(|t| Some((f(t)?.abs(), t.task.as_str()))).max_by(|a, b| a.0.total_cmp(&b.0))
+    };
+    let run = worst(&|t| (t.recorded_running_ns > 0).then(|| t.running_error()));
+    let resp = worst(&|t| t.response_error());
+    let _ = writeln!(s, "\n(times in {unit}; err = replayed against recorded)");
+    if let Some((e, task)) = run {
+        let within = r.tasks.iter().filter(|t| t.running_error().abs() <= 0.02).count();
+        let _ = writeln!(
+            s,
+            "RUNNING within 2 % for {within} of {} tasks; largest error {:.1} % ({task})",
+            r.tasks.len(),
+            e * 100.0
+        );
+    }
+    match resp {
+        Some((e, task)) => {
+            let with: Vec<f64> = r.tasks.iter().filter_map(|t| t.response_error()).collect();
+            let within = with.iter().filter(|e| e.abs() <= 0.10).count();
+            let _ = writeln!(
+                s,
+                "mean response within 10 % for {within} of {} tasks with job ends; largest error {:.1} % ({task})",
+                with.len(),
+                e * 100.0
+            );
+        }
+        None => {
+            let _ = writeln!(s, "no response times: the recording has no job ends");
+        }
+    }
+    s
+}
+
+fn cores_list(cores: &[u16]) -> String {
+    cores.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
 }
 
 /// The `simulate --sweep` table: the policy and global SMP at each value.

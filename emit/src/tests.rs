@@ -43,8 +43,15 @@ fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
         warnings: &warnings,
         replay: &[],
         replay_tasks: &[],
+        model: None,
     });
     f(&report)
+}
+
+#[test]
+fn amalthea_mapping_snapshot() {
+    let text = with_report(|r| String::from_utf8(crate::AmaltheaMapping.emit(r)).unwrap());
+    insta::assert_snapshot!(text);
 }
 
 #[test]

@@ -21,12 +21,18 @@
 //! [[deadline]]             # jobs of MotorCtl must finish within 0.5 ms
 //! task = "MotorCtl"
 //! ms = 0.5
+//!
+//! [[priority]]             # the replay's priority of MotorCtl
+//! task = "MotorCtl"
+//! priority = 12
 //! ```
 //!
 //! [`Problem::from_graph`](crate::Problem::from_graph) applies them and
 //! names the constraints that conflict when no placement can meet them.
 
 use serde::Deserialize;
+
+use corera_trace_ingest::PriorityOverride;
 
 use crate::{CoreId, Goal};
 
@@ -131,6 +137,10 @@ pub struct Constraints {
     /// deadline).
     #[serde(default)]
     pub deadline: Vec<Deadline>,
+    /// Task priorities for the replay (the command line's `--priority`
+    /// is added after them and wins).
+    #[serde(default)]
+    pub priority: Vec<PriorityOverride>,
 }
 
 /// One constraint, for messages: how the user would write it.
@@ -170,6 +180,7 @@ impl Constraints {
         self.together.extend(other.together);
         self.apart.extend(other.apart);
         self.deadline.extend(other.deadline);
+        self.priority.extend(other.priority);
         self.objective = other.objective.or(self.objective);
     }
 
@@ -190,6 +201,9 @@ impl Constraints {
             })
             .collect();
         flags.extend(self.deadline.iter().map(|d| format!("--deadline {}", quote(&format!("{}={}", d.task, d.ms)))));
+        flags.extend(
+            self.priority.iter().map(|p| format!("--priority {}", quote(&format!("{}={}", p.task, p.priority)))),
+        );
         flags
     }
 

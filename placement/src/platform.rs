@@ -135,6 +135,20 @@ impl Default for Costs {
 }
 
 impl Costs {
+    /// No modelled overheads at all (a recording's execution already
+    /// contains what its kernel spent).
+    pub fn none() -> Costs {
+        Costs {
+            message_latency_ns: 0,
+            message_cpu_ns: 0,
+            byte_ns: 0.0,
+            migration_ns: 0,
+            refill_ns_per_byte: 0.0,
+            footprint_bytes: Default::default(),
+            schedule_ns: 0,
+        }
+    }
+
     /// The costs `--sweep` can vary, by their `[costs]` names.
     pub const KEYS: [&'static str; 6] =
         ["message_latency_ns", "message_cpu_ns", "byte_ns", "migration_ns", "refill_ns_per_byte", "schedule_ns"];

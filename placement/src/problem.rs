@@ -4,7 +4,7 @@ use corera_task_graph::TaskGraph;
 use corera_trace_ingest::TaskKind;
 use serde::Serialize;
 
-use crate::{Constraints, CoreId, Placement, Platform};
+use crate::{Constraints, CoreId, CoreSet, Placement, Platform};
 
 /// Constraints that no placement can meet, or that name what is not there.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -350,6 +350,16 @@ impl Problem {
     /// Whether there are no tasks.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
+    }
+
+    /// The cores task `i` may use on a platform of `cores` cores: its pin,
+    /// else its allowed cores, else all.
+    pub fn cores_allowed(&self, i: usize, cores: CoreId) -> CoreSet {
+        match (&self.pinned[i], &self.allowed[i]) {
+            (Some(c), _) => CoreSet::one(*c),
+            (None, Some(allowed)) => (0..cores).filter(|&c| allowed.get(usize::from(c)) == Some(&true)).collect(),
+            (None, None) => CoreSet::all(cores),
+        }
     }
 
     /// Total load in ns.

@@ -1052,18 +1052,34 @@ impl<'a> Tuner<'a> {
         let smp = {
             let workload = self.input.workload;
             let full: Vec<CoreId> = self.expand(&traffic_core_of, None).0;
-            let (cores, _) = self.input.replay_placement(&full, None);
+            // Every task on every core it may use: ISRs where SMP routes
+            // interrupts (core 0, or their pin), pinned and restricted
+            // tasks within their cores (constraints stay hard).
+            let problem = self.input.problem;
+            let masks: Vec<CoreSet> = (0..problem.len())
+                .map(|i| {
+                    if self.input.isr[i] && problem.pinned[i].is_none() {
+                        CoreSet::one(0)
+                    } else {
+                        problem.cores_allowed(i, k)
+                    }
+                })
+                .collect();
+            let core_of: Vec<CoreId> = masks
+                .iter()
+                .zip(&full)
+                .map(|(m, &c)| if m.contains(c) { c } else { m.iter().next().unwrap_or(0) })
+                .collect();
+            let restricted = masks.iter().zip(&self.input.isr).any(|(m, &isr)| !isr && m.len() < usize::from(k));
+            let (cores, sets) = self.input.replay_placement(&core_of, Some(&masks));
             let setup = Setup {
-                policy: Policy::Smp,
+                policy: if restricted { Policy::Masks } else { Policy::Smp },
                 platform: self.input.platform,
                 core_of: Some(&cores),
-                masks: None,
+                masks: if restricted { sets.as_deref() } else { None },
                 timeline: false,
             };
             let o = simulate(workload, &setup);
-            // ISRs stay where SMP routes interrupts: core 0.
-            let masks = self.input.isr.iter().map(|&isr| if isr { CoreSet::one(0) } else { CoreSet::all(k) }).collect();
-            let core_of = self.input.isr.iter().zip(&full).map(|(&isr, &c)| if isr { 0 } else { c }).collect();
             Candidate {
                 label: "global SMP".into(),
                 core_of,

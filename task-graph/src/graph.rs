@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use corera_trace_ingest::{Schedule, TaskKind, Trace, Warning};
+use corera_trace_ingest::{PrioritySource, Schedule, TaskKind, Trace, Warning};
 use petgraph::graph::UnGraph;
 use serde::{Deserialize, Serialize};
 
@@ -17,9 +17,17 @@ pub struct TaskMetrics {
     pub name: String,
     /// Task, ISR or idle.
     pub kind: TaskKind,
-    /// Priority as traced, when known.
+    /// Priority as traced, inferred, assumed or set by the user (see
+    /// `priority_source`), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
+    /// Where the priority came from.
+    #[serde(default)]
+    pub priority_source: PrioritySource,
+    /// For an inferred priority: the task pairs (preemptions, pass-overs)
+    /// its place in the order rests on.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub priority_pairs: u64,
     /// CPU time (RUNNING) in ns; ISR time is not counted for the task it
     /// interrupted.
     pub running_ns: u64,
@@ -48,6 +56,24 @@ pub struct TaskMetrics {
     /// most [`PERIOD_MAX_CV`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub period_ns: Option<u64>,
+    /// The runnables it ran, when the trace records them (BTF `R`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runnables: Vec<RunnableMetrics>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
+/// A runnable a task ran, and what it spent there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunnableMetrics {
+    /// Runnable name.
+    pub name: String,
+    /// Times it was started.
+    pub calls: u64,
+    /// Execution time, ns.
+    pub exec_ns: u64,
 }
 
 /// Fewest activation gaps from which a period is inferred.
@@ -155,6 +181,8 @@ impl TaskGraph {
                     name: t.name.clone(),
                     kind: t.kind,
                     priority: t.priority,
+                    priority_source: PrioritySource::Given,
+                    priority_pairs: 0,
                     running_ns: agg.running_ns[i],
                     ready_ns: agg.ready_ns[i],
                     activations: agg.activations[i],
@@ -165,6 +193,12 @@ impl TaskGraph {
                     response_p95_ns: agg.response_p95_ns[i],
                     response_max_ns: agg.response_max_ns[i],
                     period_ns,
+                    runnables: trace
+                        .runnables
+                        .iter()
+                        .filter(|r| r.task as usize == i)
+                        .map(|r| RunnableMetrics { name: r.name.clone(), calls: r.calls, exec_ns: r.exec_ns })
+                        .collect(),
                 }
             })
             .collect();
@@ -259,6 +293,10 @@ impl TaskGraph {
                 ms(t.response_max_ns)
             );
         }
+        if let Some(note) = self.priority_note() {
+            let _ = writeln!(s, "{note}");
+        }
+        s.push_str(&runnables_text(&self.tasks));
         let name = |id: u32| self.tasks.get(id as usize).map_or("?", |t| t.name.as_str());
         let mut order: Vec<&Edge> = self.edges.iter().collect();
         order.sort_by_key(|e| (std::cmp::Reverse(e.weight), e.src, e.dst));
@@ -290,6 +328,11 @@ impl TaskGraph {
                 writeln!(s, "  {} <-> {}: {} ({} shared objects)", name(a.a), name(a.b), a.weight, a.shared_objects);
         }
         s
+    }
+
+    /// Where the tasks' priorities came from ([`priority_note`]).
+    pub fn priority_note(&self) -> Option<String> {
+        priority_note(&self.tasks)
     }
 
     /// Graphviz DOT text: boxes for tasks (ISRs as ellipses), labelled with
@@ -339,4 +382,52 @@ impl TaskGraph {
         s.push_str("}\n");
         s
     }
+}
+
+/// Where the tasks' priorities came from, in one line, when any was not
+/// given by the trace.
+pub fn priority_note(tasks: &[TaskMetrics]) -> Option<String> {
+    let tasks: Vec<&TaskMetrics> = tasks.iter().filter(|t| t.kind == TaskKind::Task).collect();
+    let count = |s: PrioritySource| tasks.iter().filter(|t| t.priority_source == s).count();
+    if count(PrioritySource::Given) == tasks.len() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let given = count(PrioritySource::Given);
+    if given > 0 {
+        parts.push(format!("given by the trace for {given}"));
+    }
+    let inferred = count(PrioritySource::Inferred);
+    if inferred > 0 {
+        let pairs: u64 = tasks.iter().map(|t| t.priority_pairs).sum::<u64>() / 2;
+        parts.push(format!("inferred for {inferred} from {pairs} ordered pairs (preemptions, pass-overs)"));
+    }
+    let assumed = count(PrioritySource::Assumed);
+    if assumed > 0 {
+        parts.push(format!(
+            "assumed for {assumed} ({})",
+            if given > 0 { "the lowest given" } else { "rate-monotonic: no evidence" }
+        ));
+    }
+    let set = count(PrioritySource::Override);
+    if set > 0 {
+        parts.push(format!("set by --priority for {set}"));
+    }
+    let order = if given == 0 { "; larger is more urgent" } else { "" };
+    Some(format!("priorities: {}{order}; set any with --priority NAME=N", parts.join(", ")))
+}
+
+/// The runnables each task ran (calls, execution), a paragraph with a
+/// blank line before it; empty when the trace records none.
+pub fn runnables_text(tasks: &[TaskMetrics]) -> String {
+    let mut s = String::new();
+    for t in tasks.iter().filter(|t| !t.runnables.is_empty()) {
+        if s.is_empty() {
+            s.push_str("\nrunnables (calls, execution µs):\n");
+        }
+        let list: Vec<String> =
+            t.runnables.iter().map(|r| format!("{} ({}, {:.3})", r.name, r.calls, r.exec_ns as f64 / 1e3)).collect();
+        let _ = writeln!(s, "  {}: {}", t.name, list.join(", "));
+    }
+    s
 }

@@ -34,7 +34,10 @@ mod aggregate;
 mod derive;
 mod graph;
 
-pub use graph::{Affinity, Edge, GraphError, PERIOD_MAX_CV, PERIOD_MIN_GAPS, TaskGraph, TaskMetrics};
+pub use graph::{
+    Affinity, Edge, GraphError, PERIOD_MAX_CV, PERIOD_MIN_GAPS, RunnableMetrics, TaskGraph, TaskMetrics, priority_note,
+    runnables_text,
+};
 
 #[cfg(test)]
 mod tests;

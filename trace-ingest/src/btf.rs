@@ -6,16 +6,24 @@
 //!
 //! | target | events | model |
 //! |---|---|---|
-//! | `T`, `I` | `activate`, `release`, `release_parking` | ready (a wakeup when a task's stimulus caused it) |
+//! | `T`, `I` | `activate`, `release`, `release_parking` | ready (a wakeup when a task's stimulus caused it); every `activate` is an activation of its own (`TargetInstance`), queued while an earlier one is in flight |
 //! | `T` | `start`, `resume`, `run` / `preempt` / `wait`, `park`, `poll` / `terminate` | switched in / preempted / blocked / finished |
 //! | `I` | `start` / `terminate` (its `preempt`/`resume` are nesting, implied) | ISR enter / exit |
-//! | `STI` | `trigger` by a task, then the stimulus `activate`s a task | wakeup edge |
+//! | `STI` | `trigger` by a task, then the stimulus `activate`s a task | wakeup edge (a trigger by `SIM` or another non-task is counted, not a task) |
 //! | `EVENT` | `set_event` (note names the target task) | event set |
 //! | `SIG` | `write` / `read` (label access) | data-flow edge from the last writer |
-//! | `SEM` | `assigned`, `lock` / `released`, `unlock` | take / give (shared-resource affinity) |
-//! | `R` | any | attributes the runnable's `SIG`/`SEM` accesses to its task |
+//! | `SEM` | `assigned`, `lock` / `released`, `unlock` by a task | take / give (shared-resource affinity); the semaphore's own state events (source = the semaphore) are counted only |
+//! | `R` | `start`, `resume` / `suspend`, `terminate` | the runnables each task ran, calls and execution ([`RunnableUse`]); attributes the runnable's `SIG`/`SEM` accesses to its task |
 //!
-//! Everything else (`C`, `SCHED`, `SIM`, other event names) is skipped and
+//! Entity roles: only `T` and `I` targets are tasks. A source seen first
+//! in a label access or a semaphore event is taken for a task until the
+//! end, and dropped (with its events, named in a warning) if it was never
+//! the target of a task or ISR event and the `#entityTypeTable` does not
+//! declare it one. The core of a task event is its source when that is a
+//! core (`C`); a scheduler source (`SCHED`, or a name with `sched`, such as
+//! RTAna2sim's `Core0_compSched`) runs tasks in execution lanes, one per
+//! task running at once, each counted as a core (warned: the recording
+//! then carries no placement). `C` events and `SIM` lines are skipped and
 //! counted in one warning.
 //!
 //! The FreeRTOS-logger dialect (task labels `[core/id]Name`) is detected
@@ -34,7 +42,9 @@ use std::io::BufRead;
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lines::{Builder, LineFormat, run_lines};
-use crate::model::{Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
+use crate::model::{
+    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, RunnableUse, Task, TaskId, TaskKind, Trace,
+};
 use crate::{Parsed, ReadOptions, TraceFormat};
 
 /// Format name used in messages and `--format`.
@@ -133,6 +143,14 @@ enum Table {
     EntityTypes,
 }
 
+/// Where a data line is: its line number, time in ns and raw time.
+#[derive(Clone, Copy)]
+struct At {
+    line: u64,
+    time: u64,
+    raw: u64,
+}
+
 struct Reader {
     out: Builder,
     /// Multiply then divide raw times to get ns.
@@ -147,7 +165,28 @@ struct Reader {
     task_core: Vec<u16>,
     triggers: HashMap<Box<str>, TaskId>,
     runnable_task: HashMap<Box<str>, TaskId>,
+    /// (task, runnable) to its index in `Trace::runnables`.
+    runnable_index: HashMap<(TaskId, Box<str>), usize>,
+    /// Per entry of `Trace::runnables`: executing since.
+    runnable_since: Vec<Option<u64>>,
     label_writer: HashMap<ObjectId, TaskId>,
+    /// Entity types the `#entityTypeTable` declares (`T`, `I`, `C`,
+    /// `SCHED`, `SEM`, ...), by entity name.
+    declared: HashMap<Box<str>, Box<str>>,
+    /// Per task: whether it was the target of a task or ISR event (a
+    /// source that never is, such as `SIM` or a semaphore reporting its
+    /// own state, is not a task).
+    scheduled: Vec<bool>,
+    /// Per scheduler entity that switches tasks in (a source that is not
+    /// a core): the task in each execution lane, as the trace does not say
+    /// on which core a scheduler ran a task.
+    lanes: BTreeMap<Box<str>, Vec<Option<TaskId>>>,
+    /// Per task: the instance running (BTF `TargetInstance`).
+    running_instance: Vec<Option<Box<str>>>,
+    /// Starts of a task instance while another instance of it ran.
+    parallel_instances: u64,
+    /// Events whose source is an entity that is not a task, by type.
+    non_task_sources: BTreeMap<String, u64>,
     dialect: bool,
     seen_data: bool,
     skipped: BTreeMap<String, BTreeMap<String, u64>>,
@@ -220,8 +259,11 @@ impl LineFormat for Reader {
 
 impl Reader {
     fn new(options: &ReadOptions) -> Reader {
+        let mut trace = Trace::new(Clock::Ns);
+        // BTF: every `activate` is an activation (an instance of its own).
+        trace.queued_activations = true;
         Reader {
-            out: Builder::new(Trace::new(Clock::Ns), NAME, options),
+            out: Builder::new(trace, NAME, options),
             scale: (1, 1),
             table: Table::None,
             types: HashMap::default(),
@@ -233,7 +275,15 @@ impl Reader {
             task_core: Vec::new(),
             triggers: HashMap::default(),
             runnable_task: HashMap::default(),
+            runnable_index: HashMap::default(),
+            runnable_since: Vec::new(),
             label_writer: HashMap::default(),
+            declared: HashMap::default(),
+            scheduled: Vec::new(),
+            lanes: BTreeMap::new(),
+            running_instance: Vec::new(),
+            parallel_instances: 0,
+            non_task_sources: BTreeMap::new(),
             dialect: false,
             seen_data: false,
             skipped: BTreeMap::new(),
@@ -247,6 +297,41 @@ impl Reader {
     }
 
     fn finish(mut self) -> Parsed {
+        self.drop_non_tasks();
+        for (sched, lanes) in &self.lanes {
+            if lanes.len() > 1 {
+                self.out.warn(
+                    0,
+                    format!(
+                        "`{sched}` is a scheduler and ran up to {} tasks at once; the trace does not say on \
+                         which cores, so each of its {} execution lanes counts as a core (the recording carries no \
+                         placement)",
+                        lanes.len(),
+                        lanes.len()
+                    ),
+                );
+            }
+        }
+        if self.parallel_instances > 0 {
+            self.out.warn(
+                0,
+                format!(
+                    "{} task instances started while another instance of the same task still ran; corera runs one \
+                     instance of a task at a time, so the earlier one's stretch ends there",
+                    self.parallel_instances
+                ),
+            );
+        }
+        if !self.non_task_sources.is_empty() {
+            let list: Vec<String> = self.non_task_sources.iter().map(|(k, n)| format!("{k} ({n})")).collect();
+            self.out.warn(
+                0,
+                format!(
+                    "events whose source is not a task or runnable are kept on their object only: {}",
+                    list.join(", ")
+                ),
+            );
+        }
         // Names must identify tasks: the FreeRTOS logger reuses a name for
         // several tasks (`CS`), so such tasks are told apart by their id.
         let mut count: HashMap<&str, u32> = HashMap::default();
@@ -290,7 +375,9 @@ impl Reader {
                     self.entities.insert(id.into(), name.into());
                 }
                 Table::EntityTypes => {
-                    // `#-C Core_1`: cores are numbered in table order.
+                    // `#-T Task_A`, `#-C Core_1`: cores are numbered in
+                    // table order.
+                    self.declared.insert(name.into(), id.to_ascii_uppercase().into());
                     if id.eq_ignore_ascii_case("C") {
                         self.core(name);
                     }
@@ -348,8 +435,115 @@ impl Reader {
         id
     }
 
+    /// Whether `name` is a core: declared or seen as one, or named like
+    /// one (`Core_1`, `Core0`, `core 2`; not `Core0_compSched`).
     fn is_core(&self, name: &str) -> bool {
-        name.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("core")) || self.core_ids.contains_key(name)
+        if let Some(t) = self.declared.get(name) {
+            return &**t == "C";
+        }
+        if self.core_ids.contains_key(name) {
+            return true;
+        }
+        let Some(rest) = name.get(..4).filter(|p| p.eq_ignore_ascii_case("core")).map(|_| &name[4..]) else {
+            return false;
+        };
+        let digits = rest.trim_start_matches(['_', '-', ' ']);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    }
+
+    /// Whether `name` is a scheduler that switches tasks in: declared
+    /// `SCHED`, or named so (APP4MC's RTAna2sim declares `Core0_compSched`
+    /// a core and runs up to nine tasks on it at once). A source that is
+    /// neither a core nor a known task counts too.
+    fn is_scheduler(&self, name: &str) -> bool {
+        if self.declared.get(name).is_some_and(|t| &**t == "SCHED") || self.lanes.contains_key(name) {
+            return true;
+        }
+        let lower = name.to_ascii_lowercase();
+        lower.contains("sched")
+            || (!self.is_core(name) && self.known_actor(name).is_none() && !self.task_ids.contains_key(name))
+    }
+
+    /// Whether `name` is declared as an entity of a type that is never
+    /// scheduled (`SIM`, `STI`, `SEM`, `SCHED`, ...); counted by type.
+    fn declared_non_task(&mut self, name: &str) -> bool {
+        let Some(t) = self.declared.get(name) else { return false };
+        if matches!(&**t, "T" | "I" | "ISR" | "R") {
+            return false;
+        }
+        let key = format!("{t} sources");
+        *self.non_task_sources.entry(key).or_default() += 1;
+        true
+    }
+
+    /// The core of execution lane for `task` under scheduler `sched`: the
+    /// lane it holds, else the first free one.
+    fn enter_lane(&mut self, sched: &str, task: TaskId) -> u16 {
+        let lanes = match self.lanes.get_mut(sched) {
+            Some(l) => l,
+            None => self.lanes.entry(sched.into()).or_default(),
+        };
+        let slot = match lanes.iter().position(|l| *l == Some(task)) {
+            Some(s) => s,
+            None => match lanes.iter().position(Option::is_none) {
+                Some(s) => s,
+                None => {
+                    lanes.push(None);
+                    lanes.len() - 1
+                }
+            },
+        };
+        lanes[slot] = Some(task);
+        self.lane_core(sched, slot)
+    }
+
+    /// The core id of lane `slot` of scheduler `sched` (lane 0 is the
+    /// scheduler's own name, a core when the file declares it one).
+    fn lane_core(&mut self, sched: &str, slot: usize) -> u16 {
+        if slot == 0 { self.core(sched) } else { self.core(&format!("{sched}#{slot}")) }
+    }
+
+    /// Frees the lane `task` holds, if any, and returns its core.
+    fn leave_lane(&mut self, task: TaskId) -> Option<u16> {
+        let (sched, slot) = self.lanes.iter_mut().find_map(|(name, lanes)| {
+            let slot = lanes.iter().position(|l| *l == Some(task))?;
+            lanes[slot] = None;
+            Some((name.clone(), slot))
+        })?;
+        Some(self.lane_core(&sched, slot))
+    }
+
+    /// Removes the entities that were taken for tasks because they were a
+    /// source (of a label access, a semaphore event, an OS event) but were
+    /// never scheduled and are not declared tasks: `SIM`, a semaphore
+    /// reporting its own state. Their events go with them.
+    fn drop_non_tasks(&mut self) {
+        let tasks = &self.out.trace.tasks;
+        let keep: Vec<bool> = (0..tasks.len())
+            .map(|i| {
+                self.scheduled[i]
+                    || self.declared.get(tasks[i].name.as_str()).is_some_and(|t| matches!(&**t, "T" | "I" | "ISR"))
+            })
+            .collect();
+        if keep.iter().all(|k| *k) {
+            return;
+        }
+        let mut events = vec![0u64; tasks.len()];
+        for e in &self.out.trace.events {
+            events[e.task as usize] += 1;
+        }
+        let dropped: Vec<String> = (0..tasks.len())
+            .filter(|&i| !keep[i])
+            .map(|i| format!("`{}` ({} events)", tasks[i].name, events[i]))
+            .collect();
+        self.out.warn(
+            0,
+            format!(
+                "not tasks (sources of events, never scheduled as a task or ISR): {}; their own events are dropped",
+                dropped.join(", ")
+            ),
+        );
+        self.out.trace.retain_tasks(&keep);
     }
 
     fn task(&mut self, text: &str, isr: bool) -> (TaskId, Option<u16>) {
@@ -361,7 +555,8 @@ impl Reader {
             return (id, l.core);
         }
         let id = self.out.trace.tasks.len() as TaskId;
-        let kind = if isr {
+        let declared_isr = self.declared.get(l.key).is_some_and(|t| matches!(&**t, "I" | "ISR"));
+        let kind = if isr || declared_isr {
             TaskKind::Isr
         } else if l.name.to_ascii_lowercase().starts_with("idle") {
             TaskKind::Idle
@@ -371,6 +566,8 @@ impl Reader {
         let handle = if l.core.is_some() { l.key.parse().unwrap_or(u64::from(id)) } else { u64::from(id) };
         self.out.trace.tasks.push(Task { name: l.name.to_string(), kind, priority: None, handle });
         self.task_core.push(l.core.unwrap_or(0));
+        self.scheduled.push(false);
+        self.running_instance.push(None);
         self.task_ids.insert(l.key.into(), id);
         (id, l.core)
     }
@@ -415,7 +612,7 @@ impl Reader {
         if n < 6 {
             return Err((text, ParseErrorKind::expected(FIELDS, text)));
         }
-        let [time_s, source, _, ttype, target, _, event, note] = fields;
+        let [time_s, source, _, ttype, target, instance, event, note] = fields;
         let (time_s, note) = (trim(time_s), if n == 7 { trim(note) } else { "" });
         let raw: u64 =
             time_s.parse().map_err(|_| (time_s, ParseErrorKind::expected("a time (non-negative integer)", time_s)))?;
@@ -435,34 +632,33 @@ impl Reader {
             if ttype.is_empty() || target.is_empty() || event_name.is_empty() {
                 return Err((text, ParseErrorKind::expected(FIELDS, text)));
             }
-            self.dispatch(line, time, raw, source, ttype, target, event_name, note).map_err(|k| (event, k))
+            let at = At { line, time, raw };
+            self.dispatch(at, source, ttype, (target, trim(instance)), event_name, note).map_err(|k| (event, k))
         })();
         self.types = types;
         self.entities = entities;
         result
     }
 
-    #[expect(clippy::too_many_arguments, reason = "the fields of one BTF line")]
     fn dispatch(
         &mut self,
-        line: u64,
-        time: u64,
-        raw: u64,
+        at: At,
         source: &str,
         ttype: &str,
-        target: &str,
+        (target, instance): (&str, &str),
         event: &str,
         note: &str,
     ) -> Result<(), ParseErrorKind> {
+        let At { line, time, raw } = at;
         let is = |name: &str| ttype.eq_ignore_ascii_case(name);
         match () {
-            () if is("T") || is("I") => self.task_event(line, time, raw, source, target, is("I"), event, note),
+            () if is("T") || is("I") || is("ISR") => {
+                let isr = !is("T");
+                self.task_event(at, source, (target, instance), isr, event, note)
+            }
             () if is("STI") => self.stimulus(line, time, raw, source, target, event, note),
             () if is("R") => {
-                if !self.is_core(source) && !source.is_empty() {
-                    let (task, _) = self.task(source, false);
-                    self.runnable_task.insert(target.into(), task);
-                }
+                self.runnable(time, source, target, event);
                 Ok(())
             }
             () if is("EVENT") && event.eq_ignore_ascii_case("set_event") => {
@@ -495,8 +691,17 @@ impl Reader {
                 }
             }
             () if is("SEM") => {
+                // Process events (`assigned`, `released`, ...) have the
+                // task as source; the semaphore's own state events
+                // (`lock`, `unlock`, `free`, `used`, `full`, ...) have the
+                // semaphore itself. Only the former are a task's take/give.
+                let own = source == target || self.declared.get(source).is_some_and(|t| &**t == "SEM");
                 let any = |names: [&str; 2]| names.iter().any(|n| event.eq_ignore_ascii_case(n));
                 let kind = match () {
+                    () if own => {
+                        self.skip("SEM", &format!("{event} (the semaphore's own state)"));
+                        return Ok(());
+                    }
                     () if any(["assigned", "lock"]) => EventKind::Take,
                     () if any(["released", "unlock"]) => EventKind::Give,
                     () => {
@@ -523,33 +728,84 @@ impl Reader {
 
     /// The task behind a source field: a task, or the task that last
     /// started a runnable.
+    ///
+    /// A source not yet seen is taken for a task for now; one that is
+    /// never scheduled is removed at the end (`drop_non_tasks`).
     fn actor(&mut self, source: &str) -> Option<TaskId> {
-        if let Some(&t) = self.runnable_task.get(source) {
+        if let Some(t) = self.known_actor(source) {
             return Some(t);
         }
-        if source.is_empty() || self.is_core(source) {
+        if source.is_empty()
+            || self.is_core(source)
+            || self.lanes.contains_key(source)
+            || self.declared_non_task(source)
+        {
             return None;
         }
         Some(self.task(source, false).0)
+    }
+
+    /// The task behind a source that is a scheduled task or the runnable
+    /// of one, if it is.
+    fn known_actor(&self, source: &str) -> Option<TaskId> {
+        if let Some(&t) = self.runnable_task.get(source) {
+            return Some(t);
+        }
+        let key = label(source).key;
+        self.task_ids.get(key).copied().filter(|&t| self.scheduled[t as usize])
+    }
+
+    /// A runnable event: `source` (a task, or the runnable that called it)
+    /// starts, suspends, resumes or terminates runnable `target`.
+    fn runnable(&mut self, time: u64, source: &str, target: &str, event: &str) {
+        let Some(task) = self.actor(source) else {
+            self.skip("R", event);
+            return;
+        };
+        self.runnable_task.insert(target.into(), task);
+        let key = (task, Box::<str>::from(target));
+        let i = match self.runnable_index.get(&key) {
+            Some(&i) => i,
+            None => {
+                let i = self.out.trace.runnables.len();
+                self.out.trace.runnables.push(RunnableUse { task, name: target.to_string(), calls: 0, exec_ns: 0 });
+                self.runnable_since.push(None);
+                self.runnable_index.insert(key, i);
+                i
+            }
+        };
+        let is = |name: &str| event.eq_ignore_ascii_case(name);
+        match () {
+            () if is("start") => {
+                self.out.trace.runnables[i].calls += 1;
+                self.runnable_since[i] = Some(time);
+            }
+            () if is("resume") => self.runnable_since[i] = Some(time),
+            () if is("suspend") || is("terminate") => {
+                if let Some(since) = self.runnable_since[i].take() {
+                    self.out.trace.runnables[i].exec_ns += time.saturating_sub(since);
+                }
+            }
+            () => self.skip("R", event),
+        }
     }
 
     fn at(&self, time: u64, task: TaskId, kind: EventKind) -> Event {
         Event::new(time, self.task_core[task as usize], kind, task)
     }
 
-    #[expect(clippy::too_many_arguments, reason = "the fields of one BTF line")]
     fn task_event(
         &mut self,
-        line: u64,
-        time: u64,
-        raw: u64,
+        at: At,
         source: &str,
-        target: &str,
+        (target, instance): (&str, &str),
         isr: bool,
         event: &str,
         note: &str,
     ) -> Result<(), ParseErrorKind> {
+        let At { line, time, raw } = at;
         let (task, label_core) = self.task(target, isr);
+        self.scheduled[task as usize] = true;
         let ev = Ev::of(event);
         if self.dialect
             && ev == Ev::Preempt
@@ -559,13 +815,34 @@ impl Reader {
             self.out.trace.tasks[task as usize].priority = Some(prio);
             return Ok(());
         }
-        // The core: from the dialect's label, else a core source, else the
-        // task's last core.
+        // The core: from the dialect's label, else a core source, else an
+        // execution lane of a scheduler source (a task switched in by a
+        // scheduler), else the task's last core.
+        let switch_in = matches!(ev, Ev::Start | Ev::Resume);
+        let switch_out = matches!(ev, Ev::Preempt | Ev::Wait | Ev::Terminate);
         let core = match label_core {
             Some(c) => c,
-            None if self.is_core(source) && !source.is_empty() => self.core(source),
+            None if source.is_empty() => self.task_core[task as usize],
+            None if switch_in && !isr && self.is_scheduler(source) => self.enter_lane(source, task),
+            None if switch_out && self.is_scheduler(source) => {
+                self.leave_lane(task).unwrap_or(self.task_core[task as usize])
+            }
+            None if self.is_core(source) => self.core(source),
             None => self.task_core[task as usize],
         };
+        if !isr && !self.dialect {
+            let running = &mut self.running_instance[task as usize];
+            match (switch_in, switch_out) {
+                (true, _) => {
+                    if running.as_deref().is_some_and(|r| r != instance) {
+                        self.parallel_instances += 1;
+                    }
+                    *running = Some(instance.into());
+                }
+                (_, true) => *running = None,
+                _ => {}
+            }
+        }
         self.task_core[task as usize] = core;
         if self.current.len() <= core as usize {
             self.current.resize(core as usize + 1, None);
@@ -620,9 +897,13 @@ impl Reader {
             return Ok(());
         }
         if !self.is_core(source) {
-            // A task (or its runnable) fires a stimulus.
-            if let Some(task) = self.actor(source) {
-                self.triggers.insert(target.into(), task);
+            // A task (or its runnable) fires a stimulus; the simulation
+            // environment (`SIM`) or another stimulus is no task.
+            match self.known_actor(source) {
+                Some(task) => {
+                    self.triggers.insert(target.into(), task);
+                }
+                None => *self.non_task_sources.entry("stimulus triggers from `SIM`/non-tasks".into()).or_default() += 1,
             }
             return Ok(());
         }

@@ -31,6 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod amalthea;
 pub mod btf;
 pub mod corera_log;
 mod error;
@@ -38,6 +39,7 @@ mod fingerprint;
 pub mod ftrace;
 mod lines;
 pub mod model;
+pub mod priority;
 pub mod schedule;
 
 use std::io::{BufRead, Read};
@@ -45,9 +47,10 @@ use std::io::{BufRead, Read};
 pub use error::{ParseError, ParseErrorKind, ReadError, Warning};
 pub use fingerprint::Fingerprint;
 pub use model::{
-    Clock, Event, EventIter, EventKind, Events, NONE, Object, ObjectId, ObjectKind, PriorityOrder, SwitchOut, Task,
-    TaskId, TaskKind, Trace, TraceSummary,
+    Clock, Event, EventIter, EventKind, Events, NONE, Object, ObjectId, ObjectKind, PriorityOrder, RunnableUse,
+    SwitchOut, Task, TaskId, TaskKind, Trace, TraceSummary,
 };
+pub use priority::{Priorities, PriorityOverride, PrioritySource};
 pub use schedule::{Action, Job, Phase, Release, ResponseStats, Schedule, Stretch, TaskSchedule, waiting_shares};
 
 /// A parsed trace and the warnings met on the way.
@@ -61,6 +64,9 @@ pub struct Parsed {
     pub source: Fingerprint,
     /// Name of the format that was read (set by [`read`]).
     pub format: &'static str,
+    /// For a model rather than a recording (Amalthea): its hardware,
+    /// mapping and requirements.
+    pub model: Option<amalthea::ModelInfo>,
 }
 
 /// One input format.
@@ -91,11 +97,18 @@ pub struct ReadOptions {
     /// Which tasks to keep (Linux traces hold many unrelated threads).
     /// Default: all. Used by the ftrace reader.
     pub filter: TaskFilter,
+    /// How a model's jobs are generated (Amalthea).
+    pub model: amalthea::ModelOptions,
 }
 
 impl Default for ReadOptions {
     fn default() -> ReadOptions {
-        ReadOptions { path: "<stdin>".into(), lenient: false, filter: TaskFilter::default() }
+        ReadOptions {
+            path: "<stdin>".into(),
+            lenient: false,
+            filter: TaskFilter::default(),
+            model: amalthea::ModelOptions::default(),
+        }
     }
 }
 
@@ -146,12 +159,15 @@ pub enum FormatChoice {
     Btf,
     /// Linux ftrace text (kernel/systrace, trace-cmd report, perf script).
     Ftrace,
+    /// An Eclipse APP4MC Amalthea model (`.amxmi`).
+    Amalthea,
 }
 
 impl FormatChoice {
     /// Every concrete format, in detection order: the one list the CLI's
     /// `--format` values, detection and the book's format lists come from.
-    pub const ALL: [FormatChoice; 3] = [FormatChoice::CoreraLog, FormatChoice::Btf, FormatChoice::Ftrace];
+    pub const ALL: [FormatChoice; 4] =
+        [FormatChoice::CoreraLog, FormatChoice::Btf, FormatChoice::Ftrace, FormatChoice::Amalthea];
 
     /// The `--format` name (`auto` for [`FormatChoice::Auto`]).
     pub fn name(self) -> &'static str {
@@ -160,6 +176,7 @@ impl FormatChoice {
             FormatChoice::CoreraLog => corera_log::NAME,
             FormatChoice::Btf => btf::NAME,
             FormatChoice::Ftrace => ftrace::NAME,
+            FormatChoice::Amalthea => amalthea::NAME,
         }
     }
 
@@ -172,6 +189,7 @@ impl FormatChoice {
             FormatChoice::Ftrace => {
                 "Linux ftrace text: kernel/systrace, `trace-cmd report` (default or `-R`), `perf script`"
             }
+            FormatChoice::Amalthea => "Eclipse APP4MC Amalthea model (`.amxmi`, schema 0.9 to 3.x)",
         }
     }
 
@@ -182,6 +200,7 @@ impl FormatChoice {
             FormatChoice::CoreraLog => "log-format.md",
             FormatChoice::Btf => "btf.md",
             FormatChoice::Ftrace => "ftrace.md",
+            FormatChoice::Amalthea => "amalthea.md",
         }
     }
 
@@ -201,6 +220,7 @@ fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceForma
         FormatChoice::Auto | FormatChoice::CoreraLog => Box::new(corera_log::CoreraLog::from(options.clone())),
         FormatChoice::Btf => Box::new(btf::Btf::from(options.clone())),
         FormatChoice::Ftrace => Box::new(ftrace::Ftrace::from(options.clone())),
+        FormatChoice::Amalthea => Box::new(amalthea::Amalthea::from(options.clone())),
     }
 }
 

@@ -264,6 +264,12 @@ impl Builder {
             });
         }
         self.trace.events.shrink_to_fit();
-        Parsed { trace: self.trace, warnings: self.warnings, source: Default::default(), format: self.format }
+        Parsed {
+            trace: self.trace,
+            warnings: self.warnings,
+            source: Default::default(),
+            format: self.format,
+            model: None,
+        }
     }
 }

@@ -304,6 +304,28 @@ pub struct Trace {
     pub objects: Vec<Object>,
     /// Events in non-decreasing time order (ties keep source order).
     pub events: Events,
+    /// Whether a `Ready` of a task whose job is still in flight is a
+    /// further activation, queued as a job of its own (BTF `activate` with
+    /// instance ids, OSEK multiple activation), rather than a repeated
+    /// wakeup of the same job (ftrace wakes running tasks).
+    pub queued_activations: bool,
+    /// The runnables each task ran, when the source records them (BTF `R`
+    /// entities), in order of first appearance.
+    pub runnables: Vec<RunnableUse>,
+}
+
+/// A runnable (a function a task calls, in AUTOSAR/APP4MC terms) and what
+/// one task spent in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunnableUse {
+    /// The task that ran it.
+    pub task: TaskId,
+    /// The runnable's name.
+    pub name: String,
+    /// Times it was started.
+    pub calls: u64,
+    /// Time it executed (start or resume to suspend or terminate), ns.
+    pub exec_ns: u64,
 }
 
 impl Trace {
@@ -315,6 +337,8 @@ impl Trace {
             tasks: Vec::new(),
             objects: Vec::new(),
             events: Events::default(),
+            queued_activations: false,
+            runnables: Vec::new(),
         }
     }
 
@@ -381,6 +405,10 @@ impl Trace {
                 }
             }
             true
+        });
+        self.runnables.retain_mut(|r| {
+            r.task = new_id[r.task as usize];
+            r.task != NONE
         });
     }
 }

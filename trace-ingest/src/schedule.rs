@@ -14,7 +14,10 @@
 //! - A job starts at a task's first `Ready` after its previous job ended,
 //!   at a switch-in without one (a trace that records no ready events, or a
 //!   task running when the trace starts), or at an ISR's entry. It ends at
-//!   `Finished` (an ISR's exit). A task that never reports a finished job
+//!   `Finished` (an ISR's exit). In a trace with
+//!   [`Trace::queued_activations`] (BTF), a `Ready` while a job is in
+//!   flight is a further activation: a job of its own, released at that
+//!   time and ready from the moment the earlier job finishes. A task that never reports a finished job
 //!   (a task looping on "wait; work", a format without job ends) ends its
 //!   job when it blocks; for a task that does report them, a block splits
 //!   the job into phases, and the next `Ready` (or switch-in) releases the
@@ -329,6 +332,9 @@ struct Builder<'a> {
     last_wake: Vec<Option<Wake>>,
     /// The last send of each task: (time, bytes).
     last_send: Vec<Option<(u64, u32)>>,
+    /// Per task, activations that came while a job was in flight (with
+    /// [`Trace::queued_activations`]): their release times, oldest first.
+    queued: Vec<std::collections::VecDeque<u64>>,
     odd_switches: u64,
 }
 
@@ -352,6 +358,7 @@ impl<'a> Builder<'a> {
             reports_finish,
             last_wake: vec![None; n],
             last_send: vec![None; n],
+            queued: vec![std::collections::VecDeque::new(); n],
             odd_switches: 0,
         }
     }
@@ -474,6 +481,12 @@ impl<'a> Builder<'a> {
 
     fn ready(&mut self, t: usize, core: usize, now: u64) {
         let s = self.state[t];
+        if self.trace.queued_activations && s.in_job && !s.blocked {
+            // A further activation while this one is in flight: a job of
+            // its own, released when the current one finishes.
+            self.queued[t].push_back(now);
+            return;
+        }
         if s.running_on.is_some() || s.ready_since.is_some() {
             return;
         }
@@ -552,8 +565,14 @@ impl<'a> Builder<'a> {
         self.cores[on].current = None;
         match kind {
             EventKind::Preempted => self.ready_from(t, on, now),
-            EventKind::Finished => self.finish_job(t, now),
-            _ if !self.reports_finish[t] => self.finish_job(t, now),
+            EventKind::Finished => {
+                self.finish_job(t, now);
+                self.next_queued(t, on, now);
+            }
+            _ if !self.reports_finish[t] => {
+                self.finish_job(t, now);
+                self.next_queued(t, on, now);
+            }
             _ => self.state[t].blocked = true,
         }
     }
@@ -566,6 +585,17 @@ impl<'a> Builder<'a> {
         }
         self.state[t].in_job = false;
         self.state[t].blocked = false;
+    }
+
+    /// The oldest queued activation of `t`, if any, becomes its job at
+    /// `now`: released at its recorded time, ready from now.
+    fn next_queued(&mut self, t: usize, core: usize, now: u64) {
+        if let Some(at) = self.queued[t].pop_front() {
+            self.tasks[t].jobs.push(Job::new(at, Release::Timer(at)));
+            self.state[t].in_job = true;
+            self.state[t].blocked = false;
+            self.ready_from(t, core, now);
+        }
     }
 
     fn isr_enter(&mut self, i: usize, core: usize, now: u64) {

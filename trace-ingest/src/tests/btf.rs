@@ -60,7 +60,7 @@ fn communication_becomes_edges() {
     let text = "#timeScale ns\n\
         1,Core_0,0,T,A,0,start\n\
         2,A,0,STI,Go,0,trigger\n3,Go,0,T,B,0,activate\n\
-        4,A,0,EVENT,Ev,0,set_event,C\n\
+        4,A,0,EVENT,Ev,0,set_event,B\n\
         5,A,0,R,Run1,0,start\n6,Run1,0,SIG,Speed,0,write\n\
         7,B,0,SIG,Speed,0,read\n\
         8,A,0,SEM,Lock,0,requestsemaphore\n9,A,0,SEM,Lock,0,assigned\n10,A,0,SEM,Lock,0,released\n\
@@ -76,7 +76,7 @@ fn communication_becomes_edges() {
             (EventKind::SwitchIn, "A", "-"),
             (EventKind::Wakeup, "A", "B"),
             (EventKind::Ready, "B", "-"),
-            (EventKind::EventSet, "A", "C"),
+            (EventKind::EventSet, "A", "B"),
             (EventKind::Send, "A", "-"),
             (EventKind::Receive, "B", "A"),
             (EventKind::Take, "A", "-"),
@@ -193,4 +193,123 @@ fn non_utf8_is_an_error_and_empty_input_says_what_is_expected() {
         ),
         "{err}"
     );
+}
+
+/// Entity roles as the BTF specification gives them: only `T` and `I`
+/// targets are tasks; `SIM` firing stimuli and a semaphore reporting its
+/// own state (`SEM_X` as the source of `SEM` events) are not, and never
+/// reach the task table (so never a placement or a header).
+#[test]
+fn only_task_and_isr_targets_are_tasks() {
+    let text = "#version 2.2.0\n#timeScale ns\n#entityTypeTable\n#-T A\n#-T B\n#-I Irq\n#-C Core_0\n\
+        #-SEM SEM_X\n#-STI Tick\n#-SIM SIM\n\
+        0,SIM,0,STI,Tick,0,trigger\n\
+        0,Tick,0,T,A,0,activate\n\
+        1,Core_0,0,T,A,0,start\n\
+        2,A,0,SEM,SEM_X,0,requestsemaphore\n\
+        2,SEM_X,0,SEM,SEM_X,0,lock\n\
+        2,A,0,SEM,SEM_X,0,assigned\n\
+        3,A,0,STI,Go,0,trigger\n3,Go,0,T,B,0,activate\n\
+        4,A,0,SEM,SEM_X,0,released\n\
+        4,SEM_X,0,SEM,SEM_X,0,unlock\n\
+        4,SEM_X,0,SEM,SEM_X,0,free\n\
+        5,Core_0,0,T,A,0,terminate\n\
+        6,Core_0,0,T,B,0,start\n\
+        7,Core_0,0,I,Irq,0,start\n8,Core_0,0,I,Irq,0,terminate\n\
+        9,Core_0,0,T,B,0,terminate\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let t = &p.trace;
+    let names: Vec<_> = t.tasks.iter().map(|x| (x.name.as_str(), x.kind)).collect();
+    assert_eq!(names, vec![("A", TaskKind::Task), ("B", TaskKind::Task), ("Irq", TaskKind::Isr)]);
+    let name = |i: u32| t.tasks[i as usize].name.as_str();
+    let ev: Vec<_> = t.events.iter().map(|e| (e.time, e.kind, name(e.task))).collect();
+    assert_eq!(
+        ev,
+        vec![
+            (0, EventKind::Ready, "A"),
+            (1, EventKind::SwitchIn, "A"),
+            (2, EventKind::Take, "A"),
+            (3, EventKind::Wakeup, "A"),
+            (3, EventKind::Ready, "B"),
+            (4, EventKind::Give, "A"),
+            (5, EventKind::Finished, "A"),
+            (6, EventKind::SwitchIn, "B"),
+            (7, EventKind::IsrEnter, "Irq"),
+            (8, EventKind::IsrExit, "Irq"),
+            (9, EventKind::Finished, "B"),
+        ]
+    );
+    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(joined.iter().any(|m| m.contains("SEM lock (the semaphore's own state) (1)")), "{joined:?}");
+    assert!(joined.iter().any(|m| m.contains("stimulus triggers from `SIM`/non-tasks (1)")), "{joined:?}");
+}
+
+/// The same without an entity-type table: `SIM` and `SEM_X` are first
+/// taken for tasks (a source not seen before), then dropped because they
+/// never run.
+#[test]
+fn sources_never_scheduled_are_dropped_with_a_warning() {
+    let text = "#timeScale ns\n\
+        0,SIM,0,STI,Tick,0,trigger\n0,Tick,0,T,A,0,activate\n1,Core_0,0,T,A,0,start\n\
+        2,SEM_X,0,SEM,SEM_Y,0,lock\n2,SEM_X,0,SIG,Speed,0,write\n3,A,0,SIG,Speed,0,read\n\
+        5,Core_0,0,T,A,0,terminate\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let names: Vec<_> = p.trace.tasks.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, vec!["A"]);
+    assert!(p.trace.events.iter().all(|e| e.task == 0));
+    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(joined.iter().any(|m| m.contains("not tasks") && m.contains("`SEM_X` (2 events)")), "{joined:?}");
+}
+
+/// Runnables: per task, calls and execution (start/resume to
+/// suspend/terminate), and their label accesses count for their task.
+#[test]
+fn runnables_report_calls_and_execution() {
+    let text = "#timeScale ns\n\
+        0,S,0,T,A,0,activate\n10,Core_0,0,T,A,0,start\n\
+        10,A,0,R,Filter,0,start\n15,Filter,0,SIG,Speed,0,write\n20,A,0,R,Filter,0,suspend\n\
+        20,Core_0,0,T,A,0,preempt\n30,Core_0,0,T,A,0,resume\n30,A,0,R,Filter,0,resume\n\
+        35,A,0,R,Filter,0,terminate\n35,A,0,R,Out,0,start\n40,A,0,R,Out,0,terminate\n\
+        40,Core_0,0,T,A,0,terminate\n50,S,1,T,A,1,activate\n50,Core_0,0,T,A,1,start\n\
+        50,A,1,R,Filter,0,start\n52,A,1,R,Filter,0,terminate\n55,Core_0,0,T,A,1,terminate\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let r: Vec<_> = p.trace.runnables.iter().map(|r| (r.task, r.name.as_str(), r.calls, r.exec_ns)).collect();
+    assert_eq!(r, vec![(0, "Filter", 2, 17), (0, "Out", 1, 5)]);
+    assert_eq!(p.trace.events.iter().filter(|e| e.kind == EventKind::Send && e.task == 0).count(), 1);
+}
+
+/// Instances: a second activation while the first is in flight is a job
+/// of its own, released when it was activated, started after the first
+/// ends.
+#[test]
+fn activations_in_flight_are_jobs_of_their_own() {
+    let text = "#timeScale ns\n\
+        0,S,0,T,A,0,activate\n0,Core_0,0,T,A,0,start\n\
+        40,S,1,T,A,1,activate\n100,Core_0,0,T,A,0,terminate\n\
+        100,Core_0,0,T,A,1,start\n150,Core_0,0,T,A,1,terminate\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let s = crate::Schedule::of(&p.trace);
+    let jobs: Vec<_> = s.tasks[0].jobs.iter().map(|j| (j.release_ns, j.finish_ns, j.exec_ns())).collect();
+    assert_eq!(jobs, vec![(0, Some(100), 100), (40, Some(150), 50)]);
+    assert_eq!(s.tasks[0].ready_ns(), 0, "ready from 100 (when the first ended) until its start at 100");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+/// A scheduler entity that runs several tasks at once: each runs in an
+/// execution lane of its own (no switch event disagrees with a state).
+#[test]
+fn a_scheduler_running_tasks_at_once_gets_lanes() {
+    let text = "#timeScale ns\n#entityTypeTable\n#-SCHED Sched\n\
+        0,S,0,T,A,0,activate\n0,Sched,0,T,A,0,start\n0,S,0,T,B,0,activate\n0,Sched,0,T,B,0,start\n\
+        10,Sched,0,T,A,0,terminate\n10,S,0,T,C,0,activate\n10,Sched,0,T,C,0,start\n\
+        20,Sched,0,T,B,0,terminate\n30,Sched,0,T,C,0,terminate\n";
+    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let cores: Vec<_> =
+        p.trace.events.iter().filter(|e| e.kind == EventKind::SwitchIn).map(|e| (e.task, e.core)).collect();
+    assert_eq!(cores, vec![(0, 0), (1, 1), (2, 0)], "C reuses A's lane");
+    let s = crate::Schedule::of(&p.trace);
+    let running: Vec<_> = s.tasks.iter().map(|t| t.running_ns()).collect();
+    assert_eq!(running, vec![10, 20, 20]);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    assert!(p.warnings.iter().any(|w| w.message.contains("`Sched` is a scheduler and ran up to 2 tasks")));
 }

@@ -1,8 +1,10 @@
 //! Reader tests: one module per format, and the real traces in `samples/`.
 
+mod amalthea;
 mod btf;
 mod corera_log;
 mod ftrace;
+mod priority;
 mod real;
 mod schedule;
 

@@ -56,6 +56,34 @@ fn app4mc_btf_with_tables_and_crlf() {
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
 }
 
+#[test]
+fn app4mc_rtana2sim_vit_btf() {
+    // F: the decompressed file. Tasks: exactly the `T` entities of the
+    // entity-type table: awk '/^#-T /' F | wc -l
+    let p = sample("btf/app4mc_rtana2sim_vit.btf.gz");
+    assert_eq!(p.trace.tasks.len(), 9);
+    assert!(p.trace.tasks.iter().all(|t| t.name.starts_with('C') && t.name.contains("__")), "{:?}", p.trace.tasks);
+    // grep -v '^#' F | awk -F, '$4=="T"{print $7}' | sort | uniq -c
+    assert_eq!(count(&p, EventKind::Ready), 6415);
+    assert_eq!(count(&p, EventKind::SwitchIn), 6415);
+    assert_eq!(count(&p, EventKind::Finished), 6411);
+    assert_eq!(count(&p, EventKind::Blocked), 1); // the one `poll`
+    // grep -v '^#' F | awk -F, '$4=="SIG"{print $7}' | sort | uniq -c
+    assert_eq!(count(&p, EventKind::Send), 6578);
+    assert_eq!(count(&p, EventKind::Receive), 9653);
+    // Up to nine tasks run at once under `Core0_compSched`:
+    // grep -v '^#' F | awk -F, '$4=="T"{if($7=="start")n++; if($7=="terminate"||$7=="poll")n--; if(n>m)m=n} END{print m}'
+    assert_eq!(p.trace.cores_seen(), 9);
+    let schedule = crate::Schedule::of(&p.trace);
+    assert!(schedule.warnings.is_empty(), "no switch event disagrees with a task's state: {:?}", schedule.warnings);
+    // Jobs: one per activation, keyed by instance; C2__G___1 has instances
+    // 0..=1593: grep -c ',T,C2__G___1,[0-9]*,activate' F
+    let c2 = p.trace.tasks.iter().position(|t| t.name == "C2__G___1").unwrap();
+    assert_eq!(schedule.tasks[c2].jobs.len(), 1594);
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    assert!(p.warnings[0].message.contains("ran up to 9 tasks at once"), "{:?}", p.warnings);
+}
+
 /// Wakeup edges: wakeups not from idle, not in IRQ context, not self:
 /// grep ' sched_wakeup:' F | awk '{ match($0, /-[0-9]+ +(\([^)]*\) +)?\[[0-9]+\] +[^ ]+/);
 ///   s=substr($0,RSTART+1,RLENGTH-1); split(s,p," "); waker=p[1]; flags=p[length(p)];
@@ -104,4 +132,57 @@ fn trace_cmd_report_default_form() {
     assert_eq!(p.trace.cores_seen(), 6);
     // grep -c ' sched_migrate_task:' F
     assert!(p.warnings.iter().any(|w| w.message.starts_with("28 sched_migrate_task events noted")), "{:?}", p.warnings);
+}
+
+/// Priority inference on traces that record their priorities: wherever
+/// the trace shows a preemption the inferred order must agree with the
+/// recorded one (a pass-over, with equal priorities allowed).
+fn inference_agrees(rel: &str) -> (usize, usize) {
+    let p = sample(rel);
+    let schedule = crate::Schedule::of(&p.trace);
+    let inf = crate::priority::infer(&p.trace, &schedule);
+    let urgency = |t: u32| {
+        let prio = i64::from(p.trace.tasks[t as usize].priority.expect("recorded"));
+        if p.trace.priority_order == crate::PriorityOrder::High { prio } else { -prio }
+    };
+    let name = |t: u32| p.trace.tasks[t as usize].name.as_str();
+    let (mut preemptions, mut passes) = (0, 0);
+    for e in &inf.pairs {
+        if e.preemptions > 0 {
+            preemptions += 1;
+            assert!(urgency(e.higher) > urgency(e.lower), "{rel}: {} preempted {}", name(e.higher), name(e.lower));
+        }
+        let back = inf.evidence(e.lower, e.higher).map_or(0, |b| b.total());
+        if e.passed_over > 0 {
+            passes += 1;
+            // A lower task runs ahead of a ready higher one only while it
+            // holds a mutex the higher one needs (priority inheritance):
+            // a small minority of that pair's evidence.
+            assert!(
+                urgency(e.higher) >= urgency(e.lower) || e.total() * 10 < back,
+                "{rel}: {} passed over {} ({e:?}, {back} the other way)",
+                name(e.higher),
+                name(e.lower)
+            );
+        }
+        // The inferred numbers keep every majority direction the recorded
+        // priorities agree with.
+        if e.total() > back && urgency(e.higher) > urgency(e.lower) {
+            let (h, l) = (inf.priority[e.higher as usize], inf.priority[e.lower as usize]);
+            assert!(h >= l, "{rel}: inferred {}={h:?} below {}={l:?}", name(e.higher), name(e.lower));
+        }
+    }
+    (preemptions, passes)
+}
+
+#[test]
+fn inferred_priorities_agree_with_recorded_ones() {
+    let (pre, pass) = inference_agrees("printer/printer.log");
+    assert!(pre >= 5 && pass >= 5, "the printer trace shows preemptions ({pre}) and pass-overs ({pass})");
+    let (pre, pass) = inference_agrees("rp2-cluster/ecu.log");
+    assert!(pre + pass > 0);
+    // The FreeRTOS logger does not tell preemption from blocking (every
+    // switch-out reads as blocked) and records no ready events: the trace
+    // shows no order, and none is inferred against the recorded one.
+    assert_eq!(inference_agrees("btf/freertos_v11_rv64sim_2cores.btf"), (0, 0));
 }

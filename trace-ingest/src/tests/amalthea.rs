@@ -1,0 +1,207 @@
+//! Amalthea models: the real ones in `tests/data/amalthea/` (counts from
+//! grep in the comments, run in that folder) and hand-made bad input.
+
+use super::parse_as;
+use crate::amalthea::{ModelOptions, TicksMode};
+use crate::{EventKind, FormatChoice, ObjectKind, Parsed, ReadError, ReadOptions, read};
+
+fn model(name: &str, options: ModelOptions) -> Parsed {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/amalthea").join(name);
+    let mut read_options = ReadOptions::new(name);
+    read_options.model = options;
+    let file = std::fs::File::open(&path).unwrap();
+    read(&mut std::io::BufReader::new(file), FormatChoice::Auto, &read_options).unwrap()
+}
+
+fn count(p: &Parsed, task: &str, kind: EventKind) -> usize {
+    let id = p.trace.tasks.iter().position(|t| t.name == task).unwrap() as u32;
+    p.trace.events.iter().filter(|e| e.task == id && e.kind == kind).count()
+}
+
+#[test]
+fn waters_2019_tasks_labels_hardware_and_mapping() {
+    let p = model("waters2019_challenge.amxmi", ModelOptions::default());
+    assert_eq!(p.format, "amalthea");
+    let m = p.model.as_ref().unwrap();
+    assert_eq!(m.version, "1.0.0");
+    // grep -c '<tasks ' F ; grep -c '<labels ' F
+    assert_eq!(p.trace.tasks.len(), 14);
+    assert_eq!(m.labels, 30);
+    assert_eq!(p.trace.objects.iter().filter(|o| o.kind == ObjectKind::Label).count(), 30);
+    // grep -c 'xsi:type="am:ProcessingUnit"' F: GP10B, Core2-5 (A57), Core0-1 (Denver).
+    let cores: Vec<(&str, &str)> = m.cores.iter().map(|c| (c.name.as_str(), c.definition.as_str())).collect();
+    assert_eq!(
+        cores,
+        [
+            ("GP10B", "GPU_def"),
+            ("Core2", "A57"),
+            ("Core3", "A57"),
+            ("Core4", "A57"),
+            ("Core5", "A57"),
+            ("Core0", "Denver"),
+            ("Core1", "Denver")
+        ]
+    );
+    assert_eq!(m.reference, "A57");
+    assert!(m.cores.iter().all(|c| c.frequency_hz == if c.definition == "GPU_def" { 1.5e9 } else { 2e9 }));
+    // Denver needs fewer ticks than A57 for the runnables that have both.
+    let denver = m.cores.iter().find(|c| c.definition == "Denver").unwrap().speed;
+    assert!(denver > 1.0 && denver < 1.5, "{denver}");
+    // 13.2 s hyperperiod, capped at 10 s: DASM (5 ms) has 2000 jobs,
+    // CANbus_polling (10 ms) 1000.
+    assert_eq!(m.horizon_ns, 10_000_000_000);
+    assert_eq!(count(&p, "DASM", EventKind::Ready), 2000);
+    assert_eq!(count(&p, "CANbus_polling", EventKind::Ready), 1000);
+    // The GPU tasks run only where all their runnables have ticks (the
+    // GPU: their host/device copies have none elsewhere) and are released
+    // by their CPU task's InterProcessTrigger: one wakeup per release.
+    let sfm = m.allowed.iter().find(|(t, _)| t == "SFM").unwrap();
+    assert_eq!(sfm.1, vec![0]);
+    let s = crate::Schedule::of(&p.trace);
+    let pre_sfm = p.trace.tasks.iter().position(|t| t.name == "PRE_SFM_gpu_POST").unwrap();
+    assert_eq!(count(&p, "SFM", EventKind::Ready), s.tasks[pre_sfm].jobs.len());
+    // It waits for SFM's event: two phases, the second released by SFM.
+    let sfm = p.trace.tasks.iter().position(|t| t.name == "SFM").unwrap() as u32;
+    assert_eq!(s.tasks[pre_sfm].jobs[0].phases.len(), 2);
+    assert_eq!(s.tasks[pre_sfm].jobs[0].phases[1].release, crate::Release::Signal { by: sfm });
+    // grep -c '<taskAllocation' F: every task is mapped; the three whose
+    // affinity (Core0, a Denver core) contradicts their A57 scheduler are
+    // put on that scheduler's first core, with a warning each.
+    assert_eq!(m.mapping.len(), 14);
+    let dasm = &m.mapping.iter().find(|(t, _)| t == "DASM").unwrap().1;
+    assert_eq!(dasm.len(), 1);
+    assert_eq!(m.cores[usize::from(dasm[0])].name, "Core2");
+    assert_eq!(p.warnings.iter().filter(|w| w.message.contains("is not among the cores of scheduler")).count(), 3);
+    // grep -c ProcessRequirement F
+    assert_eq!(m.deadlines.len(), 9);
+    assert!(m.deadlines.contains(&("DASM".to_string(), 5_000_000)));
+    // Label traffic: Lidar_Grabber writes Occupancy_grid_host (500 kB)
+    // that Planner reads.
+    let lidar = p.trace.tasks.iter().position(|t| t.name == "Lidar_Grabber").unwrap() as u32;
+    let planner = p.trace.tasks.iter().position(|t| t.name == "Planner").unwrap() as u32;
+    let grid = p.trace.objects.iter().position(|o| o.name == "Occupancy_grid_host").unwrap() as u32;
+    let reads = p.trace.events.iter().filter(|e| e.kind == EventKind::Receive && e.task == planner && e.object == grid);
+    assert!(reads.clone().count() > 0);
+    assert!(reads.clone().any(|e| e.peer == lidar && e.bytes == 500_000));
+    // Every task's CPU demand is the model's: DASM_Function's average
+    // A57 ticks at 2 GHz per job.
+    let dasm_id = p.trace.tasks.iter().position(|t| t.name == "DASM").unwrap();
+    let per_job = s.tasks[dasm_id].jobs[0].exec_ns();
+    let runnable = p.trace.runnables.iter().find(|r| r.name == "DASM_Function").unwrap();
+    assert_eq!(runnable.calls, 2000);
+    assert_eq!(runnable.exec_ns, per_job * 2000);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+#[test]
+fn upper_ticks_and_a_horizon() {
+    let avg =
+        model("waters2019_challenge.amxmi", ModelOptions { horizon_ns: Some(100_000_000), ticks: TicksMode::Avg });
+    let upper =
+        model("waters2019_challenge.amxmi", ModelOptions { horizon_ns: Some(100_000_000), ticks: TicksMode::Upper });
+    assert_eq!(count(&avg, "DASM", EventKind::Ready), 20);
+    let exec = |p: &Parsed| crate::Schedule::of(&p.trace).tasks.iter().map(|t| t.running_ns()).sum::<u64>();
+    assert!(exec(&upper) > exec(&avg));
+}
+
+#[test]
+fn democar_09_schema_with_call_graphs_and_custom_priorities() {
+    let p = model("democar.amxmi", ModelOptions::default());
+    let m = p.model.as_ref().unwrap();
+    assert_eq!(m.version, "0.9.5");
+    // grep -c '<tasks ' F ; grep -c '<labels ' F ; their sizes in bits:
+    // grep -o '<size value="[0-9]*" unit="bit"' F | grep -o '[0-9]*' | awk '{s+=$1} END{print s/8}'
+    assert_eq!(p.trace.tasks.len(), 3);
+    assert_eq!(m.labels, 71);
+    assert_eq!(m.label_bytes, 103);
+    assert!(p.trace.tasks.iter().all(|t| t.priority == Some(10)));
+    assert_eq!(m.cores.len(), 1);
+    assert!(m.mapping.is_empty(), "democar has no mapping model");
+    // Hyperperiod of 5, 10, 20 ms.
+    assert_eq!(m.horizon_ns, 20_000_000);
+    assert_eq!(count(&p, "Task_5MS", EventKind::Ready), 4);
+}
+
+#[test]
+fn the_tutorial_models_read_with_their_ignored_features_named() {
+    for name in ["modeling_example_periodic_9.amxmi", "modeling_example_feedback_loop_9.amxmi"] {
+        let p = model(name, ModelOptions::default());
+        assert_eq!(p.trace.tasks.len(), 7, "{name}");
+        assert!(p.warnings.iter().any(|w| w.message.contains("model features corera does not use")), "{name}");
+    }
+}
+
+fn error(text: &str) -> String {
+    let err = parse_as(text, FormatChoice::Amalthea).unwrap_err();
+    let ReadError::Parse(e) = &err else { panic!("{err}") };
+    format!("{}: {}", e, e.kind)
+}
+
+const HEAD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<am:Amalthea xmlns:am="http://app4mc.eclipse.org/amalthea/1.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+"#;
+
+#[test]
+fn bad_models_name_the_line_and_what_was_expected() {
+    let unclosed = format!("{HEAD}  <swModel>\n    <tasks name=\"T\">\n  </swModel>\n</am:Amalthea>\n");
+    let e = error(&unclosed);
+    assert!(e.contains("t.log:5:") && e.contains("</tasks>"), "{e}");
+    let truncated = format!("{HEAD}  <swModel>\n    <tasks name=\"T\"/>\n");
+    let e = error(&truncated);
+    assert!(e.contains("</swModel>") && e.contains("opened on line 3"), "{e}");
+    let future = HEAD.replace("1.0.0", "7.1.0") + "</am:Amalthea>\n";
+    let e = error(&future);
+    assert!(e.contains("t.log:2:") && e.contains("0.9 to 3.x") && e.contains("amalthea/7.1.0"), "{e}");
+    let missing = format!(
+        "{HEAD}  <swModel>\n    <tasks name=\"T\">\n      <activityGraph>\n        \
+         <items xsi:type=\"am:RunnableCall\" runnable=\"Nope?type=Runnable\"/>\n      </activityGraph>\n    \
+         </tasks>\n  </swModel>\n</am:Amalthea>\n"
+    );
+    let e = error(&missing);
+    assert!(e.contains("t.log:6:") && e.contains("a `runnable` the swModel defines") && e.contains("Nope"), "{e}");
+    let bad_unit = format!(
+        "{HEAD}  <stimuliModel>\n    <stimuli xsi:type=\"am:PeriodicStimulus\" name=\"P\">\n      \
+         <recurrence value=\"5\" unit=\"fortnights\"/>\n    </stimuli>\n  </stimuliModel>\n</am:Amalthea>\n"
+    );
+    let e = error(&bad_unit);
+    assert!(e.contains("t.log:5:") && e.contains("a time unit") && e.contains("fortnights"), "{e}");
+    let e = error("");
+    assert!(e.contains("empty"), "{e}");
+    let bytes: &[u8] = b"<?xml version=\"1.0\"?>\n<a>\xff</a>";
+    let e = read(&mut &bytes[..], FormatChoice::Amalthea, &ReadOptions::new("t.log")).unwrap_err();
+    let ReadError::Parse(e) = e else { panic!() };
+    assert_eq!(e.line, 2);
+    assert!(e.kind.to_string().contains("not valid UTF-8"), "{}", e.kind);
+    // Not an Amalthea root.
+    let e = error("<?xml version=\"1.0\"?>\n<project/>\n");
+    assert!(e.contains("<am:Amalthea> root element"), "{e}");
+}
+
+#[test]
+fn detection_recognises_models_and_leaves_other_xml() {
+    let p = parse_as(&format!("{HEAD}</am:Amalthea>\n"), FormatChoice::Auto).unwrap();
+    assert_eq!(p.format, "amalthea");
+    assert!(p.trace.tasks.is_empty());
+    assert!(parse_as("<?xml version=\"1.0\"?>\n<project/>\n", FormatChoice::Auto).is_err());
+}
+
+#[test]
+fn endless_or_huge_models_stop_with_an_error() {
+    // A task that triggers itself and executes nothing.
+    let endless = format!(
+        "{HEAD}  <swModel>\n    <tasks name=\"T\" stimuli=\"Go?type=InterProcessStimulus Tick?type=PeriodicStimulus\">\n      \
+         <activityGraph>\n        <items xsi:type=\"am:InterProcessTrigger\" stimulus=\"Go?type=InterProcessStimulus\"/>\n      \
+         </activityGraph>\n    </tasks>\n  </swModel>\n  <stimuliModel>\n    \
+         <stimuli xsi:type=\"am:InterProcessStimulus\" name=\"Go\"/>\n    \
+         <stimuli xsi:type=\"am:PeriodicStimulus\" name=\"Tick\">\n      <recurrence value=\"1\" unit=\"ms\"/>\n    </stimuli>\n  \
+         </stimuliModel>\n</am:Amalthea>\n"
+    );
+    let e = error(&endless);
+    assert!(e.contains("triggers without end"), "{e}");
+    let huge = endless.replace("value=\"1\" unit=\"ms\"", "value=\"1\" unit=\"us\"");
+    let mut options = ReadOptions::new("t.log");
+    options.model.horizon_ns = Some(10_000_000_000);
+    let Err(ReadError::Parse(e)) = read(&mut huge.as_bytes(), FormatChoice::Amalthea, &options) else { panic!() };
+    let e = e.kind.to_string();
+    assert!(e.contains("10000000 periodic releases") && e.contains("--horizon"), "{e}");
+}

@@ -1,0 +1,74 @@
+//! Priority inference and its application to traces without priorities.
+
+use super::parse_as;
+use crate::priority::{PriorityOverride, PrioritySource, infer, resolve};
+use crate::{FormatChoice, Schedule};
+
+/// Hi preempts Lo twice; Mid passes over Lo once; Solo, on another core,
+/// has no evidence (and the highest rate).
+const TRACE: &str = "#timeScale us\n\
+    0,S,0,T,Lo,0,activate\n0,Core_0,0,T,Lo,0,start\n\
+    10,S,0,T,Hi,0,activate\n10,Core_0,0,T,Lo,0,preempt\n10,Core_0,0,T,Hi,0,start\n\
+    11,S,0,T,Mid,0,activate\n\
+    20,Core_0,0,T,Hi,0,terminate\n20,Core_0,0,T,Mid,0,start\n30,Core_0,0,T,Mid,0,terminate\n\
+    30,Core_0,0,T,Lo,0,resume\n\
+    40,S,1,T,Hi,1,activate\n40,Core_0,0,T,Lo,0,preempt\n40,Core_0,0,T,Hi,1,start\n\
+    50,Core_0,0,T,Hi,1,terminate\n50,Core_0,0,T,Lo,0,resume\n60,Core_0,0,T,Lo,0,terminate\n\
+    70,S,0,T,Solo,0,activate\n70,Core_1,0,T,Solo,0,start\n71,Core_1,0,T,Solo,0,terminate\n\
+    72,S,1,T,Solo,1,activate\n72,Core_1,0,T,Solo,1,start\n73,Core_1,0,T,Solo,1,terminate\n\
+    74,S,2,T,Solo,2,activate\n74,Core_1,0,T,Solo,2,start\n75,Core_1,0,T,Solo,2,terminate\n";
+
+#[test]
+fn preemptions_and_pass_overs_order_tasks() {
+    let p = parse_as(TRACE, FormatChoice::Btf).unwrap();
+    let s = Schedule::of(&p.trace);
+    let inf = infer(&p.trace, &s);
+    let id = |n: &str| p.trace.tasks.iter().position(|t| t.name == n).unwrap() as u32;
+    let (hi, lo, mid, solo) = (id("Hi"), id("Lo"), id("Mid"), id("Solo"));
+    assert_eq!(inf.evidence(hi, lo).map(|e| e.preemptions), Some(2));
+    assert_eq!(inf.evidence(hi, mid), None, "Mid was never ready when Hi started");
+    // Mid started at 20 while Lo waited ready since 10: a pass-over too.
+    assert_eq!(inf.evidence(mid, lo).map(|e| e.passed_over), Some(1));
+    assert!(inf.conflicts.is_empty());
+    let prio = |t: u32| inf.priority[t as usize].unwrap();
+    // Hi and Mid are both above Lo; between them the rate decides (Hi ran
+    // two jobs, Mid one).
+    assert!(prio(hi) > prio(mid) && prio(mid) > prio(lo));
+    // No evidence: rate-monotonic puts Solo (3 jobs) above the others.
+    assert!(prio(solo) > prio(hi));
+    assert_eq!(inf.pairs_of[solo as usize], 0);
+}
+
+#[test]
+fn resolve_fills_in_marks_sources_and_applies_overrides() {
+    let mut p = parse_as(TRACE, FormatChoice::Btf).unwrap();
+    let s = Schedule::of(&p.trace);
+    let overrides = [PriorityOverride { task: "Mid".into(), priority: 100 }];
+    let r = resolve(&mut p.trace, &s, &overrides).unwrap();
+    let by_name = |n: &str| {
+        let i = p.trace.tasks.iter().position(|t| t.name == n).unwrap();
+        (p.trace.tasks[i].priority, r.source[i])
+    };
+    assert_eq!(by_name("Mid"), (Some(100), PrioritySource::Override));
+    assert_eq!(by_name("Hi").1, PrioritySource::Inferred);
+    assert_eq!(by_name("Solo").1, PrioritySource::Assumed);
+    assert!(by_name("Hi").0 > by_name("Lo").0);
+    let bad = [PriorityOverride { task: "Nope".into(), priority: 1 }];
+    let err = resolve(&mut p.trace, &s, &bad).unwrap_err();
+    assert!(err.contains("no task `Nope`"), "{err}");
+}
+
+#[test]
+fn contradicting_evidence_is_a_conflict_sharing_a_level() {
+    // A preempts B, then B preempts A, once each.
+    let text = "#timeScale us\n\
+        0,S,0,T,B,0,activate\n0,Core_0,0,T,B,0,start\n\
+        10,S,0,T,A,0,activate\n10,Core_0,0,T,B,0,preempt\n10,Core_0,0,T,A,0,start\n\
+        20,Core_0,0,T,A,0,preempt\n20,Core_0,0,T,B,0,resume\n\
+        30,Core_0,0,T,B,0,terminate\n30,Core_0,0,T,A,0,resume\n40,Core_0,0,T,A,0,terminate\n";
+    let mut p = parse_as(text, FormatChoice::Btf).unwrap();
+    let s = Schedule::of(&p.trace);
+    let r = resolve(&mut p.trace, &s, &[]).unwrap();
+    assert_eq!(r.inference.conflicts, vec![vec![0, 1]]);
+    assert!(r.warnings.iter().any(|w| w.message.contains("B/A")), "{:?}", r.warnings);
+}
