@@ -1164,3 +1164,41 @@ fn democar_is_read_on_its_own_core_or_a_given_platform() {
         .code(2)
         .stderr(predicate::str::contains("expected avg or upper"));
 }
+
+#[test]
+fn a_tracealyzer_recording_gives_a_placement_and_a_header() {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", "samples/tracealyzer/printer.psf", "-q", "--replay-budget", "60", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("format psf"));
+    let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
+    for task in ["ENCODERIRQ", "MOTORCTL", "NETSTACK", "PARSER", "RASTER", "PRINTENGINE", "UIMGR", "LOGGER"] {
+        assert!(header.contains(&format!("#define CORERA_CORE_{task} ")), "{task}");
+    }
+    assert!(!header.contains("CORERA_CORE_IDLE "), "the idle task is never placed");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    let name = |i: &serde_json::Value| {
+        json["graph"]["tasks"][i.as_u64().unwrap() as usize]["name"].as_str().unwrap().to_string()
+    };
+    let edges: Vec<(String, String)> =
+        json["graph"]["edges"].as_array().unwrap().iter().map(|e| (name(&e["src"]), name(&e["dst"]))).collect();
+    for (a, b) in [
+        ("EncoderIrq", "MotorCtl"),
+        ("NetRxIrq", "NetStack"),
+        ("NetStack", "Parser"),
+        ("Parser", "Raster"),
+        ("Raster", "PrintEngine"),
+        ("PrintEngine", "UiMgr"),
+        ("MotorCtl", "Logger"),
+        ("Raster", "Logger"),
+    ] {
+        assert!(edges.contains(&(a.to_string(), b.to_string())), "{a} -> {b} in {edges:?}");
+    }
+    assert_eq!(edges.len(), 8, "no edge the workload does not have: {edges:?}");
+    let affinities = json["graph"]["affinities"].as_array().unwrap();
+    assert_eq!(affinities.len(), 1, "the spi mutex: {affinities:?}");
+}

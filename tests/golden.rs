@@ -190,6 +190,7 @@ fn real_trace_samples_summaries_match_the_golden_files() {
                 "4",
             ][..],
         ),
+        ("samples/tracealyzer", &["analyze", "samples/tracealyzer/printer.psf", "--cores", "2"][..]),
     ] {
         let out_dir = tempfile::tempdir().unwrap();
         let out = corera().args(args).arg("-o").arg(out_dir.path()).output().unwrap();

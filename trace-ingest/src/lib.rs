@@ -40,6 +40,7 @@ pub mod ftrace;
 mod lines;
 pub mod model;
 pub mod priority;
+pub mod psf;
 pub mod schedule;
 
 use std::io::{BufRead, Read};
@@ -161,13 +162,15 @@ pub enum FormatChoice {
     Ftrace,
     /// An Eclipse APP4MC Amalthea model (`.amxmi`).
     Amalthea,
+    /// A Percepio TraceRecorder stream (Tracealyzer `.psf`).
+    Psf,
 }
 
 impl FormatChoice {
     /// Every concrete format, in detection order: the one list the CLI's
     /// `--format` values, detection and the book's format lists come from.
-    pub const ALL: [FormatChoice; 4] =
-        [FormatChoice::CoreraLog, FormatChoice::Btf, FormatChoice::Ftrace, FormatChoice::Amalthea];
+    pub const ALL: [FormatChoice; 5] =
+        [FormatChoice::CoreraLog, FormatChoice::Btf, FormatChoice::Ftrace, FormatChoice::Amalthea, FormatChoice::Psf];
 
     /// The `--format` name (`auto` for [`FormatChoice::Auto`]).
     pub fn name(self) -> &'static str {
@@ -177,6 +180,7 @@ impl FormatChoice {
             FormatChoice::Btf => btf::NAME,
             FormatChoice::Ftrace => ftrace::NAME,
             FormatChoice::Amalthea => amalthea::NAME,
+            FormatChoice::Psf => psf::NAME,
         }
     }
 
@@ -190,6 +194,7 @@ impl FormatChoice {
                 "Linux ftrace text: kernel/systrace, `trace-cmd report` (default or `-R`), `perf script`"
             }
             FormatChoice::Amalthea => "Eclipse APP4MC Amalthea model (`.amxmi`, schema 0.9 to 3.x)",
+            FormatChoice::Psf => "Percepio TraceRecorder stream (Tracealyzer `.psf`, FreeRTOS kernel port)",
         }
     }
 
@@ -201,6 +206,7 @@ impl FormatChoice {
             FormatChoice::Btf => "btf.md",
             FormatChoice::Ftrace => "ftrace.md",
             FormatChoice::Amalthea => "amalthea.md",
+            FormatChoice::Psf => "psf.md",
         }
     }
 
@@ -221,6 +227,7 @@ fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceForma
         FormatChoice::Btf => Box::new(btf::Btf::from(options.clone())),
         FormatChoice::Ftrace => Box::new(ftrace::Ftrace::from(options.clone())),
         FormatChoice::Amalthea => Box::new(amalthea::Amalthea::from(options.clone())),
+        FormatChoice::Psf => Box::new(psf::PsfReader::from(options.clone())),
     }
 }
 

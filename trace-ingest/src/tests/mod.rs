@@ -5,6 +5,7 @@ mod btf;
 mod corera_log;
 mod ftrace;
 mod priority;
+mod psf;
 mod real;
 mod schedule;
 

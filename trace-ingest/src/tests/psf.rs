@@ -1,0 +1,138 @@
+//! Percepio TraceRecorder streams (PSF): the real recordings in
+//! `samples/tracealyzer/` and damaged copies of them.
+//!
+//! The per-kind counts were taken independently of corera with the
+//! `trace-recorder-parser` crate's own example program (`cargo run
+//! --release --example streaming -- F` in the crate's source), whose table
+//! counts the stream's records by type.
+
+use crate::{EventKind, FormatChoice, Parsed, ReadError, ReadOptions, TaskKind, read};
+
+fn bytes(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/tracealyzer").join(name);
+    std::fs::read(path).unwrap()
+}
+
+fn parse(data: &[u8], choice: FormatChoice) -> Result<Parsed, ReadError> {
+    read(&mut &data[..], choice, &ReadOptions::new("t.psf"))
+}
+
+fn count(p: &Parsed, kind: EventKind) -> usize {
+    p.trace.events.iter().filter(|e| e.kind == kind).count()
+}
+
+#[test]
+fn the_printer_recording_maps_every_kernel_event() {
+    let p = parse(&bytes("printer.psf"), FormatChoice::Auto).unwrap();
+    assert_eq!(p.format, "psf");
+    // TASK_READY 1610, TASK_ACTIVATE 2141 (no ISRs: every one is a switch).
+    assert_eq!(count(&p, EventKind::Ready), 1610);
+    assert_eq!(count(&p, EventKind::SwitchIn), 2141);
+    // Every switch but the first switches a task out.
+    assert_eq!(count(&p, EventKind::Preempted) + count(&p, EventKind::Blocked), 2140);
+    // QUEUE_SEND 417, QUEUE_RECEIVE 417.
+    assert_eq!(count(&p, EventKind::Send), 417);
+    assert_eq!(count(&p, EventKind::Receive), 417);
+    // MUTEX_TAKE 534 + SEMAPHORE_TAKE 400; MUTEX_GIVE 535 + SEMAPHORE_GIVE
+    // 400, less the give of xSemaphoreCreateMutex before any task ran.
+    assert_eq!(count(&p, EventKind::Take), 934);
+    assert_eq!(count(&p, EventKind::Give), 934);
+    // TASK_NOTIFY 134 + EVENTGROUP_SETBITS 13.
+    assert_eq!(count(&p, EventKind::EventSet), 147);
+    // Tasks and priorities as main.c creates them (TASK_CREATE 12: ten
+    // tasks, IDLE and the timer task), plus the recorder's TzCtrl.
+    let prio = |n: &str| p.trace.tasks.iter().find(|t| t.name == n).unwrap_or_else(|| panic!("{n}")).priority;
+    for (name, want) in [
+        ("EncoderIrq", 6),
+        ("NetRxIrq", 6),
+        ("MotorCtl", 5),
+        ("NetStack", 4),
+        ("Parser", 3),
+        ("Raster", 2),
+        ("PrintEngine", 3),
+        ("UiMgr", 1),
+        ("Logger", 1),
+        ("Stopper", 7),
+    ] {
+        assert_eq!(prio(name), Some(want), "{name}");
+    }
+    assert_eq!(p.trace.tasks.iter().filter(|t| t.kind == TaskKind::Idle).count(), 1);
+    assert_eq!(p.trace.tasks.len(), 13);
+    let names: Vec<&str> = p.trace.objects.iter().map(|o| o.name.as_str()).collect();
+    for object in ["encoder", "spi", "netq", "jobq", "bandq", "logq", "status"] {
+        assert!(names.contains(&object), "{object} in {names:?}");
+    }
+    // The recorder's OS ticks (event 0x31, 401 of them) are counted.
+    assert!(p.warnings.iter().any(|w| w.message.contains("NEW_TIME (OS tick) (401)")), "{:?}", p.warnings);
+    let s = crate::Schedule::of(&p.trace);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+#[test]
+fn the_sampler_recording() {
+    let p = parse(&bytes("sampler.psf"), FormatChoice::Psf).unwrap();
+    // TASK_READY 463, TASK_ACTIVATE 702, QUEUE_SEND 200, QUEUE_RECEIVE 200.
+    assert_eq!(count(&p, EventKind::Ready), 463);
+    assert_eq!(count(&p, EventKind::SwitchIn), 702);
+    assert_eq!(count(&p, EventKind::Send), 200);
+    assert_eq!(count(&p, EventKind::Receive), 200);
+    let sampler = p.trace.tasks.iter().position(|t| t.name == "Sampler").unwrap() as u32;
+    let filter = p.trace.tasks.iter().position(|t| t.name == "Filter").unwrap() as u32;
+    // Each send that finds Filter waiting wakes it.
+    let wakes = p.trace.events.iter().filter(|e| e.kind == EventKind::Wakeup && e.task == sampler && e.peer == filter);
+    assert!(wakes.count() >= 190);
+}
+
+fn error_of(data: &[u8]) -> String {
+    let err = parse(data, FormatChoice::Psf).unwrap_err();
+    let mut msg = err.to_string();
+    let mut source = std::error::Error::source(&err);
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    msg
+}
+
+#[test]
+fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
+    let good = bytes("sampler.psf");
+    // Wrong magic.
+    let mut wrong = good.clone();
+    wrong[..4].copy_from_slice(b"XXXX");
+    let e = error_of(&wrong);
+    assert!(e.contains("the magic word `PSF`") && e.contains("none in the input's 38892 bytes"), "{e}");
+    assert!(parse(&wrong, FormatChoice::Auto).is_err(), "not detected as PSF either");
+    // An unknown format version (bytes 4-5, little-endian).
+    let mut version = good.clone();
+    version[4] = 9;
+    let e = error_of(&version);
+    assert!(e.contains("version 9") && e.contains("10, 12, 13 or 14"), "{e}");
+    // Truncated: in the header, and inside a record.
+    let e = error_of(&good[..10]);
+    assert!(e.contains("a whole header"), "{e}");
+    let cut = parse(&good[..good.len() - 3], FormatChoice::Psf).unwrap();
+    assert!(cut.warnings.iter().any(|w| w.message.contains("ends inside a record")), "{:?}", cut.warnings);
+    // Garbage in the middle: every record decoded before and after it, the
+    // bad ones counted.
+    let mut garbage = good.clone();
+    let mid = good.len() / 2;
+    for b in &mut garbage[mid..mid + 64] {
+        *b = 0xA5;
+    }
+    let p = parse(&garbage, FormatChoice::Psf).unwrap();
+    assert!(count(&p, EventKind::SwitchIn) > 300, "{}", count(&p, EventKind::SwitchIn));
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.message.contains("could not be decoded") || w.message.contains("a damaged record?")),
+        "{:?}",
+        p.warnings
+    );
+    assert!(!p.warnings.iter().any(|w| w.message.contains("went backwards")), "{:?}", p.warnings);
+    // Every prefix reads without a panic.
+    for len in (0..good.len()).step_by(997) {
+        let _ = parse(&good[..len], FormatChoice::Psf);
+    }
+}
