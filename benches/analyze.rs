@@ -40,6 +40,7 @@ fn main() {
         ("samples/linux-ftrace/android_youtube_4cpu_atrace.txt", Some("2"), 30.0),
         ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"), 5.0),
         ("samples/tracealyzer/printer.psf", Some("2"), 5.0),
+        ("samples/systemview/printer.SVDat", Some("2"), 5.0),
         ("tests/data/amalthea/waters2019_challenge.amxmi", None, 10.0),
     ] {
         let reference = fastest(&["ingest", file], 3);

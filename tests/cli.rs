@@ -112,7 +112,7 @@ fn empty_unknown_and_missing_inputs_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1:1: invalid corera-log input: the input is empty"));
     corera().args(["ingest", "-"]).write_stdin("something else\n").assert().code(2).stderr(predicate::str::contains(
-        "not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf); pass --format",
+        "not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf, systemview); pass --format",
     ));
     corera()
         .args(["ingest", "no/such/file.log"])
@@ -1165,40 +1165,64 @@ fn democar_is_read_on_its_own_core_or_a_given_platform() {
         .stderr(predicate::str::contains("expected avg or upper"));
 }
 
-#[test]
-fn a_tracealyzer_recording_gives_a_placement_and_a_header() {
+/// The printer workload's chains (`samples/*/printer/main.c`), as edges.
+const PRINTER_EDGES: [(&str, &str); 7] = [
+    ("EncoderIrq", "MotorCtl"),
+    ("NetRxIrq", "NetStack"),
+    ("NetStack", "Parser"),
+    ("Parser", "Raster"),
+    ("Raster", "PrintEngine"),
+    ("MotorCtl", "Logger"),
+    ("Raster", "Logger"),
+];
+
+/// Analyses a recording of the printer workload: its analysis JSON, after
+/// checking the header places the workload's tasks and the graph has its
+/// chains and its one mutex.
+fn analyse_printer_recording(rel: &str, format: &str) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["analyze", "samples/tracealyzer/printer.psf", "-q", "--replay-budget", "60", "-o"])
+        .args(["analyze", rel, "-q", "--replay-budget", "60", "-o"])
         .arg(dir.path())
         .assert()
         .success()
-        .stdout(predicate::str::contains("format psf"));
+        .stdout(predicate::str::contains(format!("format {format}")));
     let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
     for task in ["ENCODERIRQ", "MOTORCTL", "NETSTACK", "PARSER", "RASTER", "PRINTENGINE", "UIMGR", "LOGGER"] {
-        assert!(header.contains(&format!("#define CORERA_CORE_{task} ")), "{task}");
+        assert!(header.contains(&format!("#define CORERA_CORE_{task} ")), "{rel}: {task}");
     }
     assert!(!header.contains("CORERA_CORE_IDLE "), "the idle task is never placed");
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    for (a, b) in PRINTER_EDGES {
+        assert!(edges_of(&json).contains(&(a.to_string(), b.to_string())), "{rel}: {a} -> {b}");
+    }
+    let affinities = json["graph"]["affinities"].as_array().unwrap();
+    assert_eq!(affinities.len(), 1, "{rel}: the spi mutex: {affinities:?}");
+    json
+}
+
+/// The interaction edges of an analysis, by task name.
+fn edges_of(json: &serde_json::Value) -> Vec<(String, String)> {
     let name = |i: &serde_json::Value| {
         json["graph"]["tasks"][i.as_u64().unwrap() as usize]["name"].as_str().unwrap().to_string()
     };
-    let edges: Vec<(String, String)> =
-        json["graph"]["edges"].as_array().unwrap().iter().map(|e| (name(&e["src"]), name(&e["dst"]))).collect();
-    for (a, b) in [
-        ("EncoderIrq", "MotorCtl"),
-        ("NetRxIrq", "NetStack"),
-        ("NetStack", "Parser"),
-        ("Parser", "Raster"),
-        ("Raster", "PrintEngine"),
-        ("PrintEngine", "UiMgr"),
-        ("MotorCtl", "Logger"),
-        ("Raster", "Logger"),
-    ] {
-        assert!(edges.contains(&(a.to_string(), b.to_string())), "{a} -> {b} in {edges:?}");
-    }
-    assert_eq!(edges.len(), 8, "no edge the workload does not have: {edges:?}");
-    let affinities = json["graph"]["affinities"].as_array().unwrap();
-    assert_eq!(affinities.len(), 1, "the spi mutex: {affinities:?}");
+    json["graph"]["edges"].as_array().unwrap().iter().map(|e| (name(&e["src"]), name(&e["dst"]))).collect()
+}
+
+#[test]
+fn a_tracealyzer_recording_gives_a_placement_and_a_header() {
+    let json = analyse_printer_recording("samples/tracealyzer/printer.psf", "psf");
+    // TraceRecorder records the event group: PrintEngine -> UiMgr too, and
+    // no edge the workload does not have.
+    let edges = edges_of(&json);
+    assert!(edges.contains(&("PrintEngine".to_string(), "UiMgr".to_string())), "{edges:?}");
+    assert_eq!(edges.len(), 8, "{edges:?}");
+}
+
+#[test]
+fn a_systemview_recording_gives_a_placement_and_a_header() {
+    // SEGGER's FreeRTOS glue records no event-group call: PrintEngine ->
+    // UiMgr is not asserted.
+    analyse_printer_recording("samples/systemview/printer.SVDat", "systemview");
 }

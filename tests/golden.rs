@@ -191,6 +191,7 @@ fn real_trace_samples_summaries_match_the_golden_files() {
             ][..],
         ),
         ("samples/tracealyzer", &["analyze", "samples/tracealyzer/printer.psf", "--cores", "2"][..]),
+        ("samples/systemview", &["analyze", "samples/systemview/printer.SVDat", "--cores", "2"][..]),
     ] {
         let out_dir = tempfile::tempdir().unwrap();
         let out = corera().args(args).arg("-o").arg(out_dir.path()).output().unwrap();

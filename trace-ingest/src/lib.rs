@@ -33,6 +33,7 @@
 
 pub mod amalthea;
 pub mod btf;
+mod core_state;
 pub mod corera_log;
 mod error;
 mod fingerprint;
@@ -42,6 +43,7 @@ pub mod model;
 pub mod priority;
 pub mod psf;
 pub mod schedule;
+pub mod systemview;
 
 use std::io::{BufRead, Read};
 
@@ -164,13 +166,21 @@ pub enum FormatChoice {
     Amalthea,
     /// A Percepio TraceRecorder stream (Tracealyzer `.psf`).
     Psf,
+    /// A SEGGER SystemView recording (`.SVDat`).
+    SystemView,
 }
 
 impl FormatChoice {
     /// Every concrete format, in detection order: the one list the CLI's
     /// `--format` values, detection and the book's format lists come from.
-    pub const ALL: [FormatChoice; 5] =
-        [FormatChoice::CoreraLog, FormatChoice::Btf, FormatChoice::Ftrace, FormatChoice::Amalthea, FormatChoice::Psf];
+    pub const ALL: [FormatChoice; 6] = [
+        FormatChoice::CoreraLog,
+        FormatChoice::Btf,
+        FormatChoice::Ftrace,
+        FormatChoice::Amalthea,
+        FormatChoice::Psf,
+        FormatChoice::SystemView,
+    ];
 
     /// The `--format` name (`auto` for [`FormatChoice::Auto`]).
     pub fn name(self) -> &'static str {
@@ -181,6 +191,7 @@ impl FormatChoice {
             FormatChoice::Ftrace => ftrace::NAME,
             FormatChoice::Amalthea => amalthea::NAME,
             FormatChoice::Psf => psf::NAME,
+            FormatChoice::SystemView => systemview::NAME,
         }
     }
 
@@ -195,6 +206,7 @@ impl FormatChoice {
             }
             FormatChoice::Amalthea => "Eclipse APP4MC Amalthea model (`.amxmi`, schema 0.9 to 3.x)",
             FormatChoice::Psf => "Percepio TraceRecorder stream (Tracealyzer `.psf`, FreeRTOS kernel port)",
+            FormatChoice::SystemView => "SEGGER SystemView recording (`.SVDat`: the target's RTT stream, FreeRTOS)",
         }
     }
 
@@ -207,6 +219,7 @@ impl FormatChoice {
             FormatChoice::Ftrace => "ftrace.md",
             FormatChoice::Amalthea => "amalthea.md",
             FormatChoice::Psf => "psf.md",
+            FormatChoice::SystemView => "systemview.md",
         }
     }
 
@@ -228,6 +241,7 @@ fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceForma
         FormatChoice::Ftrace => Box::new(ftrace::Ftrace::from(options.clone())),
         FormatChoice::Amalthea => Box::new(amalthea::Amalthea::from(options.clone())),
         FormatChoice::Psf => Box::new(psf::PsfReader::from(options.clone())),
+        FormatChoice::SystemView => Box::new(systemview::SystemView::from(options.clone())),
     }
 }
 

@@ -29,6 +29,7 @@ use trace_recorder_parser::streaming::event::{Event as Psf, EventType};
 use trace_recorder_parser::streaming::{Error as PsfError, RecorderData};
 use trace_recorder_parser::types::{KernelPortIdentity, ObjectClass, ObjectHandle};
 
+use crate::core_state::CoreState;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
 use crate::{Parsed, ReadOptions, TraceFormat, Warning};
@@ -94,13 +95,7 @@ struct Reader {
     warnings: Vec<Warning>,
     tasks: HashMap<u32, TaskId>,
     objects: HashMap<u32, ObjectId>,
-    /// The running task, and the ISRs running above it (innermost last).
-    current: Option<TaskId>,
-    isrs: Vec<TaskId>,
-    /// Per task: made a blocking call since it was switched in.
-    blocking: Vec<bool>,
-    /// The task or ISR whose send/give/notify/set-bits was the last event.
-    signalled: Option<TaskId>,
+    core: CoreState,
     frequency: u64,
     last_time: u64,
     skipped: BTreeMap<String, u64>,
@@ -118,10 +113,7 @@ impl Reader {
             warnings: Vec::new(),
             tasks: HashMap::default(),
             objects: HashMap::default(),
-            current: None,
-            isrs: Vec::new(),
-            blocking: Vec::new(),
-            signalled: None,
+            core: CoreState::default(),
             frequency: 1,
             last_time: 0,
             skipped: BTreeMap::new(),
@@ -266,7 +258,7 @@ impl Reader {
         };
         let id = self.trace.tasks.len() as TaskId;
         self.trace.tasks.push(Task { name, kind, priority, handle: u64::from(key) });
-        self.blocking.push(false);
+        self.core.add_task();
         self.tasks.insert(key, id);
         id
     }
@@ -283,11 +275,6 @@ impl Reader {
         id
     }
 
-    /// Who performs an operation: the innermost ISR running, else the task.
-    fn actor(&self) -> Option<TaskId> {
-        self.isrs.last().copied().or(self.current)
-    }
-
     fn push(&mut self, e: Event) {
         self.trace.events.push(e);
     }
@@ -295,47 +282,29 @@ impl Reader {
     /// The ISRs above the innermost one that is `keep` (all when `None`)
     /// return at `now`.
     fn end_isrs(&mut self, keep: Option<TaskId>, now: u64) {
-        while let Some(&top) = self.isrs.last() {
+        while let Some(&top) = self.core.isrs.last() {
             if Some(top) == keep {
                 break;
             }
-            self.isrs.pop();
+            self.core.isrs.pop();
             self.push(Event::new(now, 0, EventKind::IsrExit, top));
         }
     }
 
     fn switch_in(&mut self, t: TaskId, now: u64) {
         self.end_isrs(None, now);
-        if self.current != Some(t) {
-            if let Some(prev) = self.current {
-                let kind = if self.blocking[prev as usize] { EventKind::Blocked } else { EventKind::Preempted };
-                self.push(Event::new(now, 0, kind, prev));
-            }
-            self.push(Event::new(now, 0, EventKind::SwitchIn, t));
-            self.current = Some(t);
-        }
-        self.blocking[t as usize] = false;
-        self.signalled = None;
+        self.core.switch_in(&mut self.trace, t, now);
     }
 
     /// An operation on an object by the actor.
     fn op(&mut self, rd: &RecorderData, handle: ObjectHandle, kind: ObjectKind, event: EventKind, now: u64) {
-        let Some(actor) = self.actor() else {
+        let Some(actor) = self.core.actor() else {
             self.unattributed += 1;
             return;
         };
         let object = self.object(rd, handle, kind);
         self.push(Event::new(now, 0, event, actor).with_object(object));
-        self.signalled = matches!(event, EventKind::Send | EventKind::Give | EventKind::EventSet).then_some(actor);
-    }
-
-    fn blocks(&mut self) {
-        if self.isrs.is_empty()
-            && let Some(t) = self.current
-        {
-            self.blocking[t as usize] = true;
-        }
-        self.signalled = None;
+        self.core.signal(matches!(event, EventKind::Send | EventKind::Give | EventKind::EventSet).then_some(actor));
     }
 
     fn event(&mut self, rd: &RecorderData, kind: EventType, event: &Psf) {
@@ -368,12 +337,7 @@ impl Reader {
             }
             Psf::TaskReady(e) => {
                 let t = self.task(rd, e.handle, false, None);
-                if let Some(by) = self.signalled.take()
-                    && by != t
-                {
-                    self.push(Event::new(now, 0, EventKind::Wakeup, by).with_peer(t));
-                }
-                self.push(Event::new(now, 0, EventKind::Ready, t));
+                self.core.ready(&mut self.trace, t, now);
             }
             Psf::TaskActivate(e) | Psf::TaskBegin(e) | Psf::TaskResume(e) => {
                 let t = self.task(rd, e.handle, false, None);
@@ -381,7 +345,7 @@ impl Reader {
             }
             Psf::IsrBegin(e) => {
                 let i = self.task(rd, e.handle, true, None);
-                self.isrs.push(i);
+                self.core.isrs.push(i);
                 self.push(Event::new(now, 0, EventKind::IsrEnter, i));
             }
             Psf::IsrResume(e) => {
@@ -410,13 +374,13 @@ impl Reader {
                 self.op(rd, e.handle, Ev, EventKind::EventSet, now)
             }
             Psf::TaskNotify(e) | Psf::TaskNotifyFromIsr(e) => {
-                let Some(actor) = self.actor() else {
+                let Some(actor) = self.core.actor() else {
                     self.unattributed += 1;
                     return;
                 };
                 let target = self.task(rd, e.handle, false, None);
                 self.push(Event::new(now, 0, EventKind::EventSet, actor).with_peer(target));
-                self.signalled = Some(actor);
+                self.core.signal(Some(actor));
             }
             Psf::QueueSendBlock(_)
             | Psf::QueueReceiveBlock(_)
@@ -432,9 +396,9 @@ impl Reader {
             | Psf::EventGroupSyncBlock(_)
             | Psf::EventGroupWaitBitsBlock(_)
             | Psf::MessageBufferSendBlock(_)
-            | Psf::MessageBufferReceiveBlock(_) => self.blocks(),
+            | Psf::MessageBufferReceiveBlock(_) => self.core.blocks(None),
             Psf::Unknown(_) => match kind {
-                EventType::TaskDelay | EventType::TaskDelayUntil | EventType::TaskSuspend => self.blocks(),
+                EventType::TaskDelay | EventType::TaskDelayUntil | EventType::TaskSuspend => self.core.blocks(None),
                 other => self.skip(kind_name(other)),
             },
             _ => self.skip(kind_name(kind)),

@@ -122,7 +122,10 @@ fn errors_name_file_line_column_and_expectation() {
             "t.log:2:9: invalid corera-log input: line ends early; expected a task id",
         ),
         ("corera-log 1 clock=us\n99999999999999999 0 rdy 1\n", "does not fit in 64-bit nanoseconds"),
-        ("hello\n", "`t.log` is not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf)"),
+        (
+            "hello\n",
+            "`t.log` is not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf, systemview)",
+        ),
     ];
     for (input, expected) in cases {
         let msg = parse_err(input);

@@ -8,6 +8,7 @@ mod priority;
 mod psf;
 mod real;
 mod schedule;
+mod systemview;
 
 use crate::{FormatChoice, Parsed, ReadError, ReadOptions, read};
 

@@ -1,0 +1,122 @@
+//! SEGGER SystemView recordings: the real one in `samples/systemview/`
+//! (made with SEGGER's encoder), damaged copies, and hand-built streams.
+//!
+//! The operation counts are the workload's own: it counts each successful
+//! kernel call and writes the counts beside the recording
+//! (`samples/systemview/printer.counts`).
+
+use crate::{EventKind, FormatChoice, Parsed, ReadError, ReadOptions, TaskKind, read};
+
+fn bytes(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/systemview").join(name);
+    std::fs::read(path).unwrap()
+}
+
+fn parse(data: &[u8], choice: FormatChoice) -> Result<Parsed, ReadError> {
+    read(&mut &data[..], choice, &ReadOptions::new("t.SVDat"))
+}
+
+fn count(p: &Parsed, kind: EventKind) -> usize {
+    p.trace.events.iter().filter(|e| e.kind == kind).count()
+}
+
+#[test]
+fn the_printer_recording_matches_the_workloads_own_counts() {
+    let counts = String::from_utf8(bytes("printer.counts")).unwrap();
+    let counted = |what: &str| -> usize {
+        counts.lines().find_map(|l| l.strip_prefix(&format!("{what} "))).unwrap().parse().unwrap()
+    };
+    let p = parse(&bytes("printer.SVDat"), FormatChoice::Auto).unwrap();
+    assert_eq!(p.format, "systemview");
+    assert_eq!(count(&p, EventKind::Send), counted("send"));
+    assert_eq!(count(&p, EventKind::Receive), counted("receive"));
+    assert_eq!(count(&p, EventKind::Give), counted("give"));
+    assert_eq!(count(&p, EventKind::Take), counted("take"));
+    assert_eq!(count(&p, EventKind::EventSet), counted("notify"));
+    // Tasks and priorities as main.c creates them (TASK_INFO), the idle
+    // task from IDLE packets.
+    let prio = |n: &str| p.trace.tasks.iter().find(|t| t.name == n).unwrap_or_else(|| panic!("{n}")).priority;
+    for (name, want) in
+        [("EncoderIrq", 6), ("MotorCtl", 5), ("NetStack", 4), ("Parser", 3), ("Raster", 2), ("UiMgr", 1)]
+    {
+        assert_eq!(prio(name), Some(want), "{name}");
+    }
+    assert_eq!(p.trace.tasks.iter().filter(|t| t.kind == TaskKind::Idle).count(), 1);
+    assert!(p.trace.tasks.iter().all(|t| !t.name.starts_with("task@")), "{:?}", p.trace.tasks);
+    // Queues are queues; the encoder semaphore and the spi mutex are
+    // semaphores (given with no item).
+    let kind = |n: &str| p.trace.objects.iter().find(|o| o.name == n).unwrap().kind;
+    assert_eq!(kind("netq"), crate::ObjectKind::Queue);
+    assert_eq!(kind("spi"), crate::ObjectKind::Semaphore);
+    assert_eq!(kind("encoder"), crate::ObjectKind::Semaphore);
+    // Every switch but the first switches a task out; the schedule agrees.
+    assert_eq!(count(&p, EventKind::Preempted) + count(&p, EventKind::Blocked), count(&p, EventKind::SwitchIn) - 1);
+    let s = crate::Schedule::of(&p.trace);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+/// A stream built by hand after SEGGER_SYSVIEW.c: sync, INIT at 1 MHz,
+/// TASK_INFO, a task made ready, started, an ISR, a queue send (a packet
+/// with a length), and a two-byte id.
+#[test]
+fn packets_decode_as_the_encoder_writes_them() {
+    let mut s = vec![0u8; 10];
+    s.extend([10, 0]); // TRACE_START, delta 0
+    s.extend([24, 4, 0xC0, 0x84, 0x3D, 0]); // INIT len 4: SysFreq 1,000,000 (+ nothing), delta 0
+    s.push(0);
+    s.extend([9, 0x40, 3, 4, b'T', b'a', b's', b'k', 0]); // TASK_INFO id 64 prio 3 "Task", delta 0
+    s.extend([6, 0x40, 100]); // START_READY 64, +100 µs
+    s.extend([4, 0x40, 10]); // START_EXEC 64, +10
+    s.extend([2, 15, 5]); // ISR_ENTER 15, +5
+    s.extend([3, 2]); // ISR_EXIT, +2
+    s.extend([32 + 58, 4, 0x50, 0x01, 0, 0, 3]); // xQueueGenericSend(q 0x50, item 1, 0, 0), +3
+    s.extend([0x80 | 0x10, 0x04, 1, 7, 1]); // id 0x210 (a module event), len 1, payload, +1
+    let p = parse(&s, FormatChoice::Auto).unwrap();
+    let events: Vec<(u64, EventKind)> = p.trace.events.iter().map(|e| (e.time / 1000, e.kind)).collect();
+    assert_eq!(
+        events,
+        vec![
+            (100, EventKind::Ready),
+            (110, EventKind::SwitchIn),
+            (115, EventKind::IsrEnter),
+            (117, EventKind::IsrExit),
+            (120, EventKind::Send),
+        ]
+    );
+    assert_eq!(p.trace.tasks[0].name, "Task");
+    assert_eq!(p.trace.tasks[0].priority, Some(3));
+    assert!(p.warnings.iter().any(|w| w.message.contains("event 528 (1)")), "{:?}", p.warnings);
+}
+
+#[test]
+fn damaged_recordings_are_errors_or_counted_warnings_never_panics() {
+    let good = bytes("printer.SVDat");
+    // No sync sequence.
+    let e = parse(&good[10..], FormatChoice::SystemView).unwrap_err().to_string()
+        + &std::error::Error::source(&parse(&good[10..], FormatChoice::SystemView).unwrap_err())
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+    assert!(e.contains("sync sequence"), "{e}");
+    // A host header before the stream is skipped.
+    let mut headed = b"SystemView recording\n".to_vec();
+    headed.extend(&good);
+    let p = parse(&headed, FormatChoice::SystemView).unwrap();
+    assert!(p.warnings.iter().any(|w| w.message.contains("21 bytes before the first sync")), "{:?}", p.warnings);
+    // Truncated inside a packet (a TASK_INFO cut after its task id).
+    let mut cut = good.clone();
+    cut.extend([9, 0x40]);
+    let p = parse(&cut, FormatChoice::SystemView).unwrap();
+    assert!(p.warnings.iter().any(|w| w.message.contains("could not be decoded")), "{:?}", p.warnings);
+    // Garbage in the middle: what comes before it is kept.
+    let mut garbage = good.clone();
+    let mid = good.len() / 2;
+    for b in &mut garbage[mid..mid + 64] {
+        *b = 0xFF;
+    }
+    let p = parse(&garbage, FormatChoice::SystemView).unwrap();
+    assert!(count(&p, EventKind::SwitchIn) > 500);
+    // Every prefix reads without a panic.
+    for len in (0..good.len()).step_by(997) {
+        let _ = parse(&good[..len], FormatChoice::SystemView);
+    }
+}
