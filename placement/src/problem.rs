@@ -81,6 +81,9 @@ pub struct Problem {
     pub load: Vec<u64>,
     /// Core each task must run on, when only one core is allowed.
     pub pinned: Vec<Option<CoreId>>,
+    /// Whether each task is an ISR.
+    #[serde(skip)]
+    pub isr: Vec<bool>,
     /// Cores each task may run on (`None`: any core); `pinned` holds the
     /// tasks with exactly one.
     #[serde(skip)]
@@ -146,6 +149,7 @@ impl Problem {
             names,
             load,
             pinned: vec![None; n],
+            isr: vec![false; n],
             allowed: vec![None; n],
             apart: vec![Vec::new(); n],
             together: Vec::new(),
@@ -193,6 +197,7 @@ impl Problem {
         problem.task_ids = placeable.iter().map(|t| t.id).collect();
         let isr: Vec<bool> = placeable.iter().map(|t| t.kind == TaskKind::Isr).collect();
         problem.apply(platform, constraints, &isr)?;
+        problem.isr = isr;
         Ok(problem)
     }
 
@@ -360,6 +365,19 @@ impl Problem {
             (None, Some(allowed)) => (0..cores).filter(|&c| allowed.get(usize::from(c)) == Some(&true)).collect(),
             (None, None) => CoreSet::all(cores),
         }
+    }
+
+    /// Global SMP within the constraints, on `cores` cores: every task on
+    /// every core it may use ([`Problem::cores_allowed`]; an ISR on its pin,
+    /// core 0 unless the user pins it elsewhere), and whether that narrows
+    /// plain global SMP (every task anywhere, ISRs on core 0).
+    pub fn smp_masks(&self, cores: CoreId) -> (Vec<CoreSet>, bool) {
+        let masks: Vec<CoreSet> = (0..self.len()).map(|i| self.cores_allowed(i, cores)).collect();
+        let plain = |i: usize, set: &CoreSet| {
+            if self.isr[i] { *set == CoreSet::one(0) } else { set.len() == usize::from(cores) }
+        };
+        let narrowed = masks.iter().enumerate().any(|(i, set)| !plain(i, set));
+        (masks, narrowed)
     }
 
     /// Total load in ns.

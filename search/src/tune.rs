@@ -193,7 +193,7 @@ impl Default for TimingOptions {
 pub struct Score {
     /// How far the run falls behind its input: 0 when it keeps up
     /// ([`KEEPS_UP`]), else the share of the input rate it does not
-    /// sustain.
+    /// sustain, in steps of 0.001.
     pub lag: f64,
     /// The objective itself (ns, or misses).
     pub primary: f64,
@@ -216,7 +216,10 @@ impl Score {
             ),
             Goal::Traffic => (traffic as f64, ready),
         };
-        let lag = if outcome.keeps_up() { 0.0 } else { 1.0 - outcome.sustained_rate };
+        // In steps of 0.1 % of the input rate: two runs that fall behind by
+        // less than that apart are behind alike (finer differences are the
+        // replay's rounding), and the objective decides between them.
+        let lag = if outcome.keeps_up() { 0.0 } else { ((1.0 - outcome.sustained_rate) * 1000.0).round() / 1000.0 };
         Score { lag, primary, secondary }
     }
 
@@ -1052,25 +1055,13 @@ impl<'a> Tuner<'a> {
         let smp = {
             let workload = self.input.workload;
             let full: Vec<CoreId> = self.expand(&traffic_core_of, None).0;
-            // Every task on every core it may use: ISRs where SMP routes
-            // interrupts (core 0, or their pin), pinned and restricted
-            // tasks within their cores (constraints stay hard).
-            let problem = self.input.problem;
-            let masks: Vec<CoreSet> = (0..problem.len())
-                .map(|i| {
-                    if self.input.isr[i] && problem.pinned[i].is_none() {
-                        CoreSet::one(0)
-                    } else {
-                        problem.cores_allowed(i, k)
-                    }
-                })
-                .collect();
+            // Every task on every core it may use (constraints stay hard).
+            let (masks, restricted) = self.input.problem.smp_masks(k);
             let core_of: Vec<CoreId> = masks
                 .iter()
                 .zip(&full)
                 .map(|(m, &c)| if m.contains(c) { c } else { m.iter().next().unwrap_or(0) })
                 .collect();
-            let restricted = masks.iter().zip(&self.input.isr).any(|(m, &isr)| !isr && m.len() < usize::from(k));
             let (cores, sets) = self.input.replay_placement(&core_of, Some(&masks));
             let setup = Setup {
                 policy: if restricted { Policy::Masks } else { Policy::Smp },
