@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use corera_emit::records::{Analysis, Input, Results};
-use corera_placement::{Constraints, CoreRule, CoreSet, Cost, Deadline, Goal, Placement, Platform, Problem};
+use corera_placement::{Constraints, CoreSet, Cost, Deadline, Goal, Placement, Platform, Problem};
 use corera_replay::{Outcome, Policy, Replay, Setup, simulate};
 use corera_search::{BreakEven, Choice, Note, Options, Solution, TimingInput, TimingOptions, TimingSolution};
 use corera_task_graph::TaskGraph;
@@ -416,17 +416,11 @@ fn report_runs(
     runs
 }
 
-/// Global SMP within pins and allowed cores, as masks: every task on every
-/// core it may use, ISRs on core 0 unless pinned. `None` when that is
-/// plain global SMP (nothing narrowed).
+/// Global SMP within pins and allowed cores, as masks; `None` when that is
+/// plain global SMP ([`Problem::smp_masks`]).
 pub(crate) fn constrained_smp(p: &Prepared) -> Option<Vec<CoreSet>> {
-    let k = p.platform.cores;
-    let isr = |i: usize| p.graph.tasks[p.problem.task_ids[i] as usize].kind == corera_trace_ingest::TaskKind::Isr;
-    let sets: Vec<CoreSet> = (0..p.problem.len())
-        .map(|i| if isr(i) && p.problem.pinned[i].is_none() { CoreSet::one(0) } else { p.problem.cores_allowed(i, k) })
-        .collect();
-    let plain = |i: usize, set: &CoreSet| if isr(i) { *set == CoreSet::one(0) } else { set.len() == usize::from(k) };
-    sets.iter().enumerate().any(|(i, set)| !plain(i, set)).then_some(sets)
+    let (masks, narrowed) = p.problem.smp_masks(p.platform.cores);
+    narrowed.then_some(masks)
 }
 
 /// Runs ingest → graph → problem (no search).
@@ -436,14 +430,16 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
     constraints.priority.extend(input.priority.iter().cloned());
     let Read { name, parsed, schedule, graph, mut warnings } = read(input, &constraints.priority, &progress)?;
     let mut platform = platform(place)?;
+    // The cores a model's hardware lets each task use: as hard as a pin,
+    // but an overload they alone cause is the workload's (reported by the
+    // search), not a conflict among the user's constraints.
+    let mut hardware: &[(String, Vec<u16>)] = &[];
     if let Some(model) = &parsed.model {
         // The model's hardware, unless --platform names another; its
         // allowed cores only make sense on it.
         if place.platform.is_none() {
             platform = model_platform(model, place)?;
-            for (task, cores) in &model.allowed {
-                constraints.pin.push(CoreRule { task: task.clone(), cores: cores.clone() });
-            }
+            hardware = &model.allowed;
         } else if !model.allowed.is_empty() {
             warnings.push(Warning {
                 line: 0,
@@ -459,7 +455,18 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
             }
         }
     }
-    let problem = Problem::from_graph(&graph, &platform, &constraints)?;
+    let mut problem = Problem::from_graph(&graph, &platform, &constraints)?;
+    for (task, cores) in hardware {
+        let Some(i) = problem.names.iter().position(|n| n == task) else { continue };
+        let mask: Vec<bool> =
+            (0..usize::from(platform.cores)).map(|c| problem.allows(i, c) && cores.contains(&(c as u16))).collect();
+        if !mask.contains(&true) {
+            return Err(usage(format!(
+                "`{task}` may only run on cores {cores:?} of the model's hardware, which its --pin/--forbid rules exclude"
+            )));
+        }
+        problem.restrict(i, mask);
+    }
     if problem.is_empty() {
         return Err(usage(format!("`{name}` has no tasks to place (only idle tasks or no events)")));
     }

@@ -8,7 +8,10 @@
 //! and each task runs its activity graph in a lane of its own (as if it had
 //! a core to itself: no task waits for another's CPU), so that RUNNING,
 //! jobs, periods, label traffic and triggers are exactly the model's and
-//! READY is zero. The replay then schedules those jobs on the platform.
+//! READY is zero. The recording ends at the horizon, so that load is demand
+//! over the horizon; activations a task's own core had not started by then
+//! are named in a warning. The replay then
+//! schedules those jobs on the platform.
 //!
 //! | model element | trace model |
 //! |---|---|
@@ -1053,6 +1056,7 @@ impl Model {
         if !sim.run(horizon) {
             return Err(too_many(format!("more than {MAX_EVENTS} events: triggers without end?")));
         }
+        let backlog = sim.close(horizon);
         let unknown_triggers = sim.unknown_triggers;
         let events = std::mem::take(&mut sim.events);
         let runnable_use = std::mem::take(&mut sim.runnable_use);
@@ -1062,6 +1066,21 @@ impl Model {
         }
         for e in events {
             trace.events.push(e);
+        }
+        let behind: Vec<String> = backlog
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, n)| format!("`{}` ({n} activations not started)", self.tasks[i].name))
+            .collect();
+        if !behind.is_empty() {
+            warn(format!(
+                "at the {:.3} s horizon some tasks had activations their own core (of the reference definition) \
+                 had not started, as earlier jobs were still running or waiting: {}; their load is what ran by the \
+                 horizon, the load per core type gives their demand",
+                horizon as f64 / 1e9,
+                behind.join(", ")
+            ));
         }
         for ((task, runnable), (calls, exec)) in runnable_use {
             trace.runnables.push(RunnableUse {
@@ -1212,20 +1231,42 @@ impl Sim<'_> {
     }
 
     /// Runs to the end; `false` when the events exceed [`MAX_EVENTS`].
+    /// Runs to the horizon, where the recording ends: `false` when the
+    /// events exceed [`MAX_EVENTS`].
     fn run(&mut self, horizon: u64) -> bool {
-        while let Some(std::cmp::Reverse((now, _, wake))) = self.heap.pop() {
+        while let Some(&std::cmp::Reverse((now, _, wake))) = self.heap.peek() {
+            if now >= horizon {
+                break;
+            }
+            self.heap.pop();
             if self.events.len() > MAX_EVENTS {
                 return false;
             }
-            // Work in flight at the horizon finishes; nothing new starts.
             match wake {
-                Wake::Release(i) if now < horizon => self.activate(i, now),
-                Wake::Release(_) => {}
+                Wake::Release(i) => self.activate(i, now),
                 Wake::Continue(i) => self.step(i, now),
                 Wake::Start(i) => self.start(i, now),
             }
         }
         true
+    }
+
+    /// Ends the recording at `horizon`: a task executing there is switched
+    /// out (its stretch and its runnables' end there, as a recording's would
+    /// at its last event). Returns, per task, the activations still queued:
+    /// work its own core had not started by the horizon.
+    fn close(&mut self, horizon: u64) -> Vec<usize> {
+        for i in 0..self.lanes.len() {
+            let lane = &mut self.lanes[i];
+            if !lane.busy || lane.waiting.is_some() {
+                continue;
+            }
+            for (r, since) in std::mem::take(&mut lane.runnable_since) {
+                self.runnable_use.entry((i, r)).or_default().1 += horizon.saturating_sub(since);
+            }
+            self.emit(horizon, i, EventKind::Preempted);
+        }
+        self.lanes.iter().map(|l| l.queued.len()).collect()
     }
 
     fn activate(&mut self, i: usize, now: u64) {

@@ -91,6 +91,12 @@ fn waters_2019_tasks_labels_hardware_and_mapping() {
     assert_eq!(runnable.calls, 2000);
     assert_eq!(runnable.exec_ns, per_job * 2000);
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    // The recording ends at the horizon, so load is demand over it:
+    // OS_Overhead runs 1e8 ticks at 2 GHz (50 ms) every 100 ms.
+    let os = p.trace.tasks.iter().position(|t| t.name == "OS_Overhead").unwrap();
+    assert_eq!(s.tasks[os].running_ns(), 100 * 50_000_000);
+    let load = s.tasks[os].running_ns() as f64 / p.trace.duration() as f64;
+    assert!((load - 0.5).abs() < 0.005, "{load}");
 }
 
 #[test]
