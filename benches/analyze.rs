@@ -5,9 +5,9 @@
 //! fastest is reported.
 //!
 //! Run: `cargo bench --bench analyze` (figures in the book's performance
-//! page; the aims are 5 s for the printer, 30 s for rp2-cluster and 60 s
-//! for tile64-daq on a 2-core machine; the real traces are held to 5 s, the
-//! 135-task Android trace to 30 s).
+//! page; the aims are 10 s for the printer, 30 s for rp2-cluster and 60 s
+//! for tile64-daq on a 2-core machine (issue 20); the other inputs to 30 s,
+//! which the budget's cap of 40 CPU seconds of replays keeps them within).
 
 use std::process::Command;
 use std::time::Instant;
@@ -32,16 +32,16 @@ fn main() {
     let out = dir.to_str().expect("a UTF-8 temporary directory");
     // `None`: the input's own hardware (an Amalthea model's).
     for (file, platform, aim) in [
-        ("samples/printer/printer.log", Some("2"), 5.0),
+        ("samples/printer/printer.log", Some("2"), 10.0),
         ("samples/rp2-cluster/ecu.log", Some("rp2"), 30.0),
         ("samples/tile64-daq/daq.log", Some("samples/tile64-daq/tile64.toml"), 60.0),
-        ("samples/btf/freertos_v11_rv64sim_2cores.btf", Some("2"), 5.0),
-        ("samples/btf/app4mc_rtana2sim_vit.btf.gz", Some("2"), 5.0),
+        ("samples/btf/freertos_v11_rv64sim_2cores.btf", Some("2"), 30.0),
+        ("samples/btf/app4mc_rtana2sim_vit.btf.gz", Some("2"), 30.0),
         ("samples/linux-ftrace/android_youtube_4cpu_atrace.txt", Some("2"), 30.0),
-        ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"), 5.0),
-        ("samples/tracealyzer/printer.psf", Some("2"), 5.0),
-        ("samples/systemview/printer.SVDat", Some("2"), 5.0),
-        ("tests/data/amalthea/waters2019_challenge.amxmi", None, 10.0),
+        ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"), 30.0),
+        ("samples/tracealyzer/printer.psf", Some("2"), 30.0),
+        ("samples/systemview/printer.SVDat", Some("2"), 30.0),
+        ("tests/data/amalthea/waters2019_challenge.amxmi", None, 30.0),
     ] {
         let reference = fastest(&["ingest", file], 3);
         let mut args = vec!["analyze", file, "-q", "-o", out];

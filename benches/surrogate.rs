@@ -11,11 +11,12 @@
 use std::time::Instant;
 
 use corera_placement::rng::SplitMix64;
-use corera_placement::{Constraints, Goal, Placement, Platform, Problem};
+use corera_placement::{Constraints, Objective, Placement, Platform, Problem};
 use corera_replay::{Policy, Replay, Setup, simulate};
-use corera_search::{Greedy, Solver, TimingInput, spearman};
+use corera_search::{Greedy, Solver};
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{FormatChoice, ReadOptions, Schedule, read};
+use corera_tune::{TimingInput, spearman};
 
 /// Placements sampled per sample.
 const SAMPLES: usize = 60;
@@ -42,7 +43,7 @@ fn main() {
         let problem = Problem::from_graph(&graph, &platform, &Constraints::default()).expect("a problem");
         let workload = Replay::new(&trace, &schedule, &[]);
         let greedy = Greedy.solve(&problem, &platform, None).expect("greedy");
-        let input = TimingInput::new(&problem, &platform, Goal::Ready, &workload, None, &greedy);
+        let input = TimingInput::new(&problem, &platform, Objective::Ready, &workload, &greedy);
         let surrogate = input.surrogate();
         let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         let within = |core_of: &[u16]| {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use corera_emit::Target;
-use corera_placement::{CoreRule, Deadline, Goal};
+use corera_placement::{CoreRule, Deadline, Objective};
 use corera_replay::Policy;
 use corera_search::Method;
 use corera_trace_ingest::amalthea::TicksMode;
@@ -124,8 +124,8 @@ fn policy_parser() -> impl TypedValueParser<Value = Policy> {
     registry(Policy::ALL.to_vec(), Policy::name, Policy::help)
 }
 
-fn goal_parser() -> impl TypedValueParser<Value = Goal> {
-    registry(Goal::ALL.to_vec(), Goal::name, Goal::help)
+fn objective_parser() -> impl TypedValueParser<Value = Objective> {
+    registry(Objective::ALL.to_vec(), Objective::name, Objective::help)
 }
 
 fn target_parser() -> impl TypedValueParser<Value = Target> {
@@ -214,11 +214,12 @@ pub(crate) struct PlaceArgs {
     /// best placement found so far is reported, unproven.
     #[arg(long, value_name = "N", default_value_t = corera_search::DEFAULT_NODE_BUDGET)]
     pub(crate) node_budget: u64,
-    /// Wall-clock limit of the search in seconds. With it the portfolio
+    /// Wall-clock limit of each search in seconds. With it the portfolio
     /// adds the ILP (on HiGHS when built with `--features highs`, else
     /// microlp) for the time left when nothing proved optimality; `--method
-    /// ilp` stops at it. Results may then depend on the machine's speed,
-    /// so the default is no limit: the node budget alone decides.
+    /// ilp` stops at it; the timing search stops at it with what it has.
+    /// Results may then depend on the machine's speed, so the default is
+    /// no limit: the node and replay budgets alone decide.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(crate) time_limit: Option<f64>,
     /// Seed of the randomised search (annealing); the same seed gives the
@@ -233,18 +234,19 @@ pub(crate) struct PlaceArgs {
     /// traced jobs under each candidate; the traffic-optimal placement is
     /// always found too and shown beside the recommended one.
     /// [default: the constraints file's `objective`, else ready]
-    #[arg(long, value_parser = goal_parser(), help_heading = "Objective")]
-    pub(crate) objective: Option<Goal>,
+    #[arg(long, value_parser = objective_parser(), help_heading = "Objective")]
+    pub(crate) objective: Option<Objective>,
     /// Also search affinity masks (tasks that float over a set of cores,
     /// global SMP at the far end) for `place` and `simulate`; `analyze`
     /// and `emit` always do.
     #[arg(long, help_heading = "Objective")]
     pub(crate) masks: bool,
-    /// Replays the timing search may run in all (moves on a
-    /// representative window of a long trace, the finalists on the whole
-    /// trace).
-    #[arg(long, value_name = "N", default_value_t = corera_search::DEFAULT_REPLAY_BUDGET, help_heading = "Objective")]
-    pub(crate) replay_budget: u64,
+    /// Replays of the whole trace the timing search may run in all.
+    /// [default: sized to the trace and its neighbourhood, 1 s of replays
+    /// per square root of the neighbourhood's size, at most 40 s, in a
+    /// release build; the summary's `settings` line shows the value]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Objective")]
+    pub(crate) replay_budget: Option<u64>,
     /// A deadline for a task's jobs, release to finish: `--deadline
     /// NAME=MS` (repeatable; else a periodic task's period is its
     /// deadline), for `--objective deadlines` and the misses reported.

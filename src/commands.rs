@@ -10,8 +10,8 @@ use corera_emit::records::{
 use corera_emit::{Target, to_json};
 use corera_placement::CoreSet;
 use corera_replay::Policy;
-use corera_search::span;
 use corera_trace_ingest::TraceSummary;
+use corera_tune::span;
 
 use crate::cli::{AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, SimulateArgs};
 use crate::exit::{Usage, usage};
@@ -94,8 +94,8 @@ fn analyze(args: &AnalyzeArgs, quiet: bool) -> anyhow::Result<()> {
         },
         p.platform.balance_tolerance,
         args.place.node_budget,
-        p.goal.name(),
-        if p.goal.is_timing() { format!(" --replay-budget {}", args.place.replay_budget) } else { String::new() },
+        p.objective.name(),
+        a.timing.as_ref().map_or(String::new(), |t| format!(" --replay-budget {}", t.budget)),
         args.place.seed,
         args.place.time_limit.map(|t| format!(" --time-limit {t}")).unwrap_or_default()
             + &pipeline::constraints(&args.place)?.flags().iter().map(|f| format!(" {f}")).collect::<String>()
@@ -250,7 +250,7 @@ fn place_graph(args: &PlaceCommandArgs, path: &std::path::Path, quiet: bool) -> 
             problem.edges.len(),
             platform.cores,
             platform.balance_tolerance,
-            solution.objective.cross_traffic,
+            solution.score.cross_traffic,
             solution.method,
             if solution.proven_optimal {
                 ", proven optimal".to_string()
@@ -292,7 +292,9 @@ fn analysis_for_emit(args: &EmitArgs, quiet: bool) -> anyhow::Result<Analysis> {
 fn emit(args: &EmitArgs, quiet: bool) -> anyhow::Result<()> {
     json_needs_file(args.json, &args.output)?;
     let analysis = analysis_for_emit(args, quiet)?;
-    let bytes = args.target.emitter().emit(&analysis);
+    let emitter = args.target.emitter();
+    emitter.check(&analysis).map_err(|e| usage(format!("--target {}: {e}", args.target.name())))?;
+    let bytes = emitter.emit(&analysis);
     pipeline::write(&args.output, &bytes)?;
     if !args.json {
         return Ok(());
@@ -460,7 +462,7 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         let cost = corera_placement::Cost::of(&p.problem, &p.platform, &corera_placement::Placement::new(core_of));
         text.push_str(&format!(
             "placement: {} cross-core traffic{}, busiest core {:.1} % load\n",
-            cost.objective.cross_traffic,
+            cost.score.cross_traffic,
             if p.platform.is_uniform() { "" } else { " (topology-weighted)" },
             cost.core_utilisation.iter().copied().fold(0.0, f64::max) * 100.0
         ));
@@ -572,7 +574,7 @@ fn sweep_costs(
             platform.costs.set(&sweep.key, value).map_err(usage)?;
             let o = p.run(workload, &platform, policy, core_of, masks, false);
             let smp = p.run(workload, &platform, Policy::Smp, core_of, None, false);
-            Ok(SweepPoint::new(p.goal, value, &o, &smp))
+            Ok(SweepPoint::new(p.objective, value, &o, &smp))
         })
         .collect::<anyhow::Result<_>>()?;
     let record = SweepRecord {
@@ -581,7 +583,7 @@ fn sweep_costs(
         input: p.input(),
         key: sweep.key.clone(),
         policy,
-        objective: p.goal,
+        objective: p.objective,
         points,
     };
     if args.json {

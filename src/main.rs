@@ -1,5 +1,10 @@
 //! The `corera` command: glue code that brings the pipeline crates
-//! (trace-ingest → task-graph → placement → search → emit) together.
+//! together:
+//!
+//! ```text
+//! trace-ingest → task-graph → placement → search (traffic) ─┐
+//!                                  └────→ replay ───────────┴→ tune (replay-judged) → emit
+//! ```
 
 mod cli;
 mod commands;

@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use corera_emit::records::{Analysis, Input, Results};
-use corera_placement::{Constraints, CoreSet, Cost, Deadline, Goal, Placement, Platform, Problem};
-use corera_replay::{Outcome, Policy, Replay, Setup, simulate};
-use corera_search::{BreakEven, Choice, Note, Options, Solution, TimingInput, TimingOptions, TimingSolution};
+use corera_placement::{Constraints, CoreSet, Cost, Deadline, Objective, Placement, Platform, Problem};
+use corera_replay::{Outcome, Policy, Replay};
+use corera_search::{Note, Options, Solution};
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{Parsed, ReadOptions, Schedule, TraceSummary, Warning};
+use corera_tune::{BreakEven, Setups, TimingInput, TimingOptions, TimingSolution};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{InputArgs, PlaceArgs};
@@ -119,7 +120,7 @@ pub(crate) struct Prepared {
     pub(crate) problem: Problem,
     pub(crate) warnings: Vec<Warning>,
     /// What placements are judged by.
-    pub(crate) goal: Goal,
+    pub(crate) objective: Objective,
     /// Each trace task's deadline (the user's, else its period), ns.
     pub(crate) deadlines: Vec<Option<u64>>,
 }
@@ -135,20 +136,9 @@ impl Prepared {
         Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines)
     }
 
-    /// The core of each replay task of `workload` under a placement of the
-    /// problem.
-    pub(crate) fn replay_cores(&self, workload: &Replay, core_of: &[u16]) -> Vec<u16> {
-        workload.cores(&self.problem.cores_by_task_id(core_of, workload.index_of.len()))
-    }
-
-    /// The mask of each replay task of `workload` under masks of the
-    /// problem's tasks.
-    fn replay_masks(&self, workload: &Replay, masks: &[CoreSet]) -> Vec<CoreSet> {
-        let mut by_id = vec![CoreSet::one(0); workload.index_of.len()];
-        for (&id, set) in self.problem.task_ids.iter().zip(masks) {
-            by_id[id as usize] = set.clone();
-        }
-        workload.tasks.iter().map(|t| by_id[t.id as usize].clone()).collect()
+    /// The set-ups of `workload` under the problem's placements.
+    pub(crate) fn setups<'a>(&'a self, workload: &'a Replay) -> Setups<'a> {
+        Setups { problem: &self.problem, platform: &self.platform, workload }
     }
 
     /// Replays `workload` under `policy` with a placement of the problem
@@ -162,9 +152,7 @@ impl Prepared {
         masks: Option<&[CoreSet]>,
         timeline: bool,
     ) -> Outcome {
-        let cores = self.replay_cores(workload, core_of);
-        let sets = masks.map(|m| self.replay_masks(workload, m));
-        simulate(workload, &Setup { policy, platform, core_of: Some(&cores), masks: sets.as_deref(), timeline })
+        self.setups(workload).run(platform, policy, core_of, masks, timeline)
     }
 }
 
@@ -205,7 +193,7 @@ impl Analyzed {
             platform: &p.platform,
             problem: &p.problem,
             solution: &self.solution,
-            goal: p.goal,
+            objective: p.objective,
             placement: &self.placement,
             masks: self.masks.as_deref(),
             timing: self.timing.as_ref(),
@@ -243,7 +231,7 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: 
     solution.notes.extend(chosen);
     let summary = TraceSummary::of(&prepared.parsed.trace);
     let workload = prepared.workload();
-    let (timing, break_even) = if prepared.goal.is_timing() && !prepared.problem.is_empty() {
+    let (timing, break_even) = if prepared.objective.is_timing() && !prepared.problem.is_empty() {
         let (t, b) = timing(&prepared, &workload, &solution, place, masks, quiet)?;
         (Some(t), Some(b))
     } else {
@@ -251,16 +239,20 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: 
     };
     let (placement, masks, choice) = match &timing {
         Some(t) => {
-            let (best, choice, _) = t.recommendation(prepared.goal);
-            (best.core_of.clone(), (choice != Choice::Strict).then(|| best.masks.clone()).flatten(), Some(choice))
+            let (best, choice, _) = t.recommendation(prepared.objective);
+            (best.core_of.clone(), (choice != Policy::Amp).then(|| best.masks.clone()).flatten(), Some(choice))
         }
         None => (solution.placement.core_of.clone(), None, None),
     };
     let cost = Cost::of(&prepared.problem, &prepared.platform, &Placement::new(placement.clone()));
     let progress = Progress::new(quiet);
     progress.step("replaying the trace under each set-up");
-    let mut runs =
-        report_runs(&prepared, &workload, &solution, timing.as_ref().zip(choice), &placement, masks.as_deref());
+    let mut runs = prepared.setups(&workload).report(
+        &solution.placement.core_of,
+        timing.as_ref().zip(choice),
+        &placement,
+        masks.as_deref(),
+    );
     let model_mapping = model_mapping(&prepared);
     if let Some(m) = &model_mapping {
         let policy = if m.masks.is_some() { Policy::Masks } else { Policy::Amp };
@@ -294,32 +286,15 @@ pub(crate) struct ModelMapping {
     pub(crate) cost: Cost,
 }
 
-/// A model's own mapping of the placed tasks, and its cost: its
-/// allocations, a task with one allowed core on it; `None` when the model
-/// leaves a task unmapped or `--platform` replaced its hardware.
+/// A model's own mapping of the placed tasks, and its cost
+/// ([`Problem::given_mapping`]); `None` when the model leaves a task
+/// unmapped or `--platform` replaced its hardware.
 fn model_mapping(p: &Prepared) -> Option<ModelMapping> {
     let model = p.parsed.model.as_ref()?;
     if model.cores.len() != usize::from(p.platform.cores) || model.mapping.is_empty() {
         return None;
     }
-    let sets: Option<Vec<CoreSet>> = p
-        .problem
-        .names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            if let Some((_, cores)) = model.mapping.iter().find(|(t, _)| t == name) {
-                return Some(cores.iter().copied().collect());
-            }
-            if let Some(c) = p.problem.pinned[i] {
-                return Some(CoreSet::one(c));
-            }
-            let allowed = p.problem.allowed[i].as_ref()?;
-            let cores: CoreSet = (0..allowed.len()).filter(|&c| allowed[c]).map(|c| c as u16).collect();
-            (cores.len() == 1).then_some(cores)
-        })
-        .collect();
-    let sets = sets?;
+    let sets = p.problem.given_mapping(&model.mapping)?;
     let core_of: Vec<u16> = sets.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
     let cost = Cost::of(&p.problem, &p.platform, &Placement::new(core_of.clone()));
     let masks = sets.iter().any(|s| s.len() > 1).then_some(sets);
@@ -338,82 +313,34 @@ fn timing(
 ) -> anyhow::Result<(TimingSolution, BreakEven)> {
     let progress = Progress::new(quiet);
     progress.step("replaying candidate placements");
-    let trace = &prepared.parsed.trace;
-    let window = corera_replay::representative_window(trace, &prepared.schedule, corera_search::WINDOW_EVENTS);
-    let window_workload =
-        window.map(|w| Replay::from_trace(&corera_replay::window_trace(trace, w), &prepared.deadlines));
-    let input = TimingInput::new(
-        &prepared.problem,
-        &prepared.platform,
-        prepared.goal,
-        workload,
-        window_workload.as_ref().zip(window),
-        traffic,
-    );
+    let mut input = TimingInput::new(&prepared.problem, &prepared.platform, prepared.objective, workload, traffic);
+    // A model's own strict mapping is one more place to start from.
+    if let Some(m) = model_mapping(prepared).filter(|m| m.masks.is_none()) {
+        input.given.push(m.core_of);
+    }
     let mut options = TimingOptions::default();
     options.budget = place.replay_budget;
     options.seed = place.seed;
     options.masks = masks;
+    options.time_limit = place.time_limit;
+    options.balance = place.balance.is_some();
     let bar = progress.0.clone();
-    options.progress = Some(corera_search::TuneProgress(std::sync::Arc::new(move |done, budget, best| {
-        bar.set_message(format!("replaying candidate placements: {done}/{budget}, best {best}"));
+    options.progress = Some(corera_tune::TuneProgress(std::sync::Arc::new(move |done, budget, best| {
+        bar.set_message(format!("replaying candidate placements: {done} of {budget} replays, best {best}"));
     })));
-    let solution = corera_search::tune(&input, &options)?;
+    let solution = corera_tune::tune(&input, &options)?;
     progress.step("finding the break-even cost");
-    let (best, choice, _) = solution.recommendation(prepared.goal);
+    let (best, choice, _) = solution.recommendation(prepared.objective);
     // The rival: global SMP, or the best strict placement when the
     // recommendation is global SMP.
-    let rival = if choice == Choice::Smp {
-        corera_search::Candidate { label: "the best strict placement".into(), ..solution.strict.clone() }
+    let rival = if choice == Policy::Smp {
+        (&solution.strict, "the best strict placement")
     } else {
-        solution.smp.clone()
+        (&solution.smp, "global SMP")
     };
-    let break_even = corera_search::break_even(&input, best, &rival, "migration_ns");
+    let break_even = corera_tune::break_even(&input, best, rival, "migration_ns");
     progress.finish();
     Ok((solution, break_even))
-}
-
-/// The labelled replays the summary and report show, with timelines:
-/// single core, global SMP, the traffic-optimal AMP placement, and the
-/// recommendation (after the best strict placement when it is not that).
-fn report_runs(
-    prepared: &Prepared,
-    workload: &Replay,
-    traffic: &Solution,
-    timing: Option<(&TimingSolution, Choice)>,
-    placement: &[u16],
-    masks: Option<&[CoreSet]>,
-) -> Vec<(String, Outcome)> {
-    let run = |policy: Policy, core_of: &[u16], m: Option<&[CoreSet]>| {
-        prepared.run(workload, &prepared.platform, policy, core_of, m, true)
-    };
-    let traffic_cores = &traffic.placement.core_of;
-    // Global SMP within the constraints.
-    let smp = match constrained_smp(prepared) {
-        Some(m) => {
-            let core_of: Vec<u16> = m.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
-            run(Policy::Masks, &core_of, Some(&m))
-        }
-        None => run(Policy::Smp, traffic_cores, None),
-    };
-    let mut runs =
-        vec![("single core".to_string(), run(Policy::Single, traffic_cores, None)), ("global SMP".to_string(), smp)];
-    let Some((t, choice)) = timing else {
-        runs.push(("AMP (placement)".to_string(), run(Policy::Amp, placement, None)));
-        return runs;
-    };
-    runs.push(("AMP, traffic-optimal".to_string(), run(Policy::Amp, traffic_cores, None)));
-    match (choice, masks) {
-        (Choice::Strict, _) | (_, None) => {
-            runs.push(("AMP, recommended".to_string(), run(Policy::Amp, placement, None)))
-        }
-        (choice, Some(m)) => {
-            runs.push(("AMP, best strict".to_string(), run(Policy::Amp, &t.strict.core_of, None)));
-            let label = if choice == Choice::Smp { "global SMP, recommended" } else { "masks, recommended" };
-            runs.push((label.to_string(), run(Policy::Masks, placement, Some(m))));
-        }
-    }
-    runs
 }
 
 /// Global SMP within pins and allowed cores, as masks; `None` when that is
@@ -438,7 +365,10 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
         // The model's hardware, unless --platform names another; its
         // allowed cores only make sense on it.
         if place.platform.is_none() {
-            platform = model_platform(model, place)?;
+            platform = Platform::of_model(model).map_err(|e| usage(e.to_string()))?;
+            if let Some(balance) = place.balance {
+                platform.balance_tolerance = balance;
+            }
             hardware = &model.allowed;
         } else if !model.allowed.is_empty() {
             warnings.push(Warning {
@@ -456,21 +386,11 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
         }
     }
     let mut problem = Problem::from_graph(&graph, &platform, &constraints)?;
-    for (task, cores) in hardware {
-        let Some(i) = problem.names.iter().position(|n| n == task) else { continue };
-        let mask: Vec<bool> =
-            (0..usize::from(platform.cores)).map(|c| problem.allows(i, c) && cores.contains(&(c as u16))).collect();
-        if !mask.contains(&true) {
-            return Err(usage(format!(
-                "`{task}` may only run on cores {cores:?} of the model's hardware, which its --pin/--forbid rules exclude"
-            )));
-        }
-        problem.restrict(i, mask);
-    }
+    problem.restrict_to_hardware(hardware, platform.cores)?;
     if problem.is_empty() {
         return Err(usage(format!("`{name}` has no tasks to place (only idle tasks or no events)")));
     }
-    let goal = place.objective.or(constraints.objective).unwrap_or_default();
+    let objective = place.objective.or(constraints.objective).unwrap_or_default();
     let mut deadlines: Vec<Option<u64>> = graph.tasks.iter().map(|t| t.period_ns).collect();
     for d in &constraints.deadline {
         let Some(id) = graph.tasks.iter().position(|t| t.name == d.task) else {
@@ -482,7 +402,7 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
         deadlines[id] = Some(d.ns());
     }
     progress.finish();
-    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, goal, deadlines })
+    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, objective, deadlines })
 }
 
 /// A trace read, its priorities resolved, its task graph built.
@@ -544,39 +464,6 @@ pub(crate) fn constraints(place: &PlaceArgs) -> anyhow::Result<Constraints> {
         priority: Vec::new(),
     });
     Ok(constraints)
-}
-
-/// A model's processing units as a platform: speeds relative to its
-/// reference definition, distance 1 within a structure and 2 across.
-fn model_platform(model: &corera_trace_ingest::amalthea::ModelInfo, place: &PlaceArgs) -> anyhow::Result<Platform> {
-    let cores = &model.cores;
-    if cores.is_empty() {
-        return Err(usage("the model has no processing units: give the target with --platform (e.g. --platform 2)"));
-    }
-    let rows: Vec<Vec<u32>> = cores
-        .iter()
-        .map(|a| {
-            cores
-                .iter()
-                .map(|b| {
-                    if std::ptr::eq(a, b) {
-                        0
-                    } else if a.cluster == b.cluster {
-                        1
-                    } else {
-                        2
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let mut platform = Platform::from_matrix(&rows).context("the model's hardware")?;
-    platform.name = format!("the model's {} processing units", cores.len());
-    platform.speed = cores.iter().map(|c| c.speed).collect();
-    if let Some(balance) = place.balance {
-        platform.balance_tolerance = balance;
-    }
-    Ok(platform)
 }
 
 /// The platform the placement flags describe.

@@ -67,7 +67,7 @@ fn every_registry_entry_is_in_the_book() {
     let methods: Vec<&str> = corera_search::Method::ALL.iter().map(|m| m.name()).collect();
     let policies: Vec<&str> = corera_replay::Policy::ALL.iter().map(|p| p.name()).collect();
     let targets: Vec<&str> = corera_emit::Target::ALL.iter().map(|t| t.name()).collect();
-    let objectives: Vec<&str> = corera_placement::Goal::ALL.iter().map(|g| g.name()).collect();
+    let objectives: Vec<&str> = corera_placement::Objective::ALL.iter().map(|g| g.name()).collect();
     for (flag, names, sep) in [
         ("--format", &formats, "|"),
         ("--method", &methods, "|"),
@@ -89,6 +89,10 @@ fn every_registry_entry_is_in_the_book() {
     let outputs = page("book/src/reference/outputs.md");
     for t in &targets {
         assert!(outputs.contains(&format!("`{t}`")), "book/src/reference/outputs.md does not name target `{t}`");
+    }
+    for t in corera_emit::Target::ALL {
+        let row = format!("| `{}` | {} |", t.name(), t.masks());
+        assert!(outputs.contains(&row), "book/src/reference/outputs.md's target table lacks `{row}`");
     }
     let readme = page("README.md");
     let reference = page("book/src/SUMMARY.md");

@@ -283,7 +283,10 @@ fn ingest_converts_and_summarises() {
     ));
     let out = corera().args(["ingest", SAMPLE, "--json"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["schema_version"].as_u64(), &v["input"]["bytes"]), (Some(3), &original.len().into()));
+    assert_eq!(
+        (v["schema_version"].as_u64(), &v["input"]["bytes"]),
+        (Some(u64::from(corera_emit::SCHEMA_VERSION)), &original.len().into())
+    );
 }
 
 #[test]
@@ -618,7 +621,7 @@ fn every_method_runs_and_enumeration_certifies_the_portfolio() {
             .unwrap();
         assert!(out.status.success(), "{method}: {}", String::from_utf8_lossy(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["cost"]["objective"]["overload_ns"], 0, "{method}");
+        assert_eq!(v["cost"]["score"]["overload_ns"], 0, "{method}");
         v["search"]["cross_traffic"].as_u64().unwrap()
     };
     let optimum = cut("enumerate");

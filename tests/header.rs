@@ -99,7 +99,8 @@ int main(void) {
 }
 "#;
 
-const ZEPHYR_CHECK: &str = r#"#include <stdio.h>
+const ZEPHYR_CHECK: &str = r#"#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 /* Zephyr stand-ins (signatures as in zephyr/kernel.h, 3.x). */
 #define BIT(n) (1UL << (n))
@@ -120,6 +121,8 @@ void k_thread_foreach(k_thread_user_cb_t user_cb, void *user_data) {
 const char *k_thread_name_get(k_tid_t thread) { return thread->name; }
 int k_thread_cpu_mask_clear(k_tid_t thread) { thread->mask = 0; return 0; }
 int k_thread_cpu_mask_enable(k_tid_t thread, int cpu) { thread->mask |= BIT(cpu); return 0; }
+int k_thread_cpu_pin(k_tid_t thread, int cpu) { thread->mask = BIT(cpu); return 0; }
+void k_thread_start(k_tid_t thread) { thread->name = "started"; }
 #include "affinity_zephyr.h"
 int main(void) {
     static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
@@ -129,6 +132,94 @@ int main(void) {
     if (corera_apply_zephyr() != CORERA_NUM_TASKS) return 1;
     for (i = 1; i < nthreads; i++) printf("%s=%lu\n", threads[i].name, threads[i].mask);
     return threads[0].mask == 0 && CORERA_CPU_MASK_RASTERIZER == CORERA_CORES_RASTERIZER ? 0 : 3;
+}
+"#;
+
+const THREADX_CHECK: &str = r#"#include <stdio.h>
+/* ThreadX SMP stand-ins (types and signature as in tx_api.h with a ports_smp tx_port.h). */
+typedef unsigned long ULONG;
+typedef unsigned int UINT;
+#define TX_SUCCESS ((UINT)0x00)
+#define TX_THREAD_ERROR ((UINT)0x0E)
+#define TX_THREAD_SMP_MAX_CORES 4
+typedef struct TX_THREAD_STRUCT { ULONG exclusion; } TX_THREAD;
+UINT tx_thread_smp_core_exclude(TX_THREAD *thread_ptr, ULONG exclusion_map);
+UINT tx_thread_smp_core_exclude(TX_THREAD *thread_ptr, ULONG exclusion_map) {
+    thread_ptr->exclusion = exclusion_map;
+    return TX_SUCCESS;
+}
+#include "affinity_threadx.h"
+int main(void) {
+    static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
+    TX_THREAD thread;
+    unsigned i;
+    for (i = 0; i < CORERA_NUM_TASKS; i++) {
+        if (corera_threadx_exclude(&thread, i) != TX_SUCCESS) return 1;
+        /* The cores the thread may use: those the map does not exclude. */
+        printf("%s=%lu\n", all[i].name, ~thread.exclusion & CORERA_THREADX_ALL_CORES);
+    }
+    return corera_threadx_exclude(&thread, CORERA_NUM_TASKS) == TX_THREAD_ERROR
+        && CORERA_EXCLUDE_RASTERIZER == (~CORERA_CORES_RASTERIZER & 0xful) ? 0 : 2;
+}
+"#;
+
+/// NuttX's `<sched.h>` has glibc's names and signatures for these
+/// (`cpu_set_t`, `CPU_ZERO`, `CPU_SET`, `sched_setaffinity(pid_t, size_t,
+/// const cpu_set_t *)`), so the Linux one stands in and the pin is real.
+const NUTTX_CHECK: &str = r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include "affinity_nuttx.h"
+int main(void) {
+    static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
+    unsigned i, c;
+    for (i = 0; i < CORERA_NUM_TASKS; i++) {
+        cpu_set_t set;
+        unsigned long mask = 0;
+        corera_nuttx_cpu_set(i, &set);
+        for (c = 0; c < 64; c++) if (CPU_ISSET(c, &set)) mask |= 1ul << c;
+        printf("%s=%lu\n", all[i].name, mask);
+    }
+    for (i = 0; i < CORERA_NUM_TASKS; i++) {
+        if (all[i].cores == 1ull) return corera_nuttx_pin(0, i) == 0 ? 0 : 2;
+    }
+    return 0;
+}
+"#;
+
+/// ESP-IDF stand-ins: the types and the signature of
+/// `xTaskCreatePinnedToCore` as in ESP-IDF 5.x's `freertos/task.h`.
+const ESP_IDF_CHECK: &str = r#"#include <stdint.h>
+#include <stdio.h>
+typedef int BaseType_t;
+typedef unsigned int UBaseType_t;
+typedef void (*TaskFunction_t)(void *);
+typedef void *TaskHandle_t;
+#define tskNO_AFFINITY ((BaseType_t)0x7FFFFFFF)
+static BaseType_t created_on = -1;
+BaseType_t xTaskCreatePinnedToCore(TaskFunction_t pvTaskCode, const char *const pcName, const uint32_t usStackDepth,
+                                   void *const pvParameters, UBaseType_t uxPriority, TaskHandle_t *const pvCreatedTask,
+                                   const BaseType_t xCoreID);
+BaseType_t xTaskCreatePinnedToCore(TaskFunction_t pvTaskCode, const char *const pcName, const uint32_t usStackDepth,
+                                   void *const pvParameters, UBaseType_t uxPriority, TaskHandle_t *const pvCreatedTask,
+                                   const BaseType_t xCoreID) {
+    (void)pvTaskCode; (void)pcName; (void)usStackDepth; (void)pvParameters; (void)uxPriority; (void)pvCreatedTask;
+    created_on = xCoreID;
+    return 1;
+}
+#include "affinity_esp_idf.h"
+static void body(void *arg) { (void)arg; }
+int main(void) {
+    static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
+    TaskHandle_t handle;
+    unsigned i;
+    for (i = 0; i < CORERA_NUM_TASKS; i++) {
+        BaseType_t core = corera_esp_core(i);
+        if (core == tskNO_AFFINITY) printf("%s=any\n", all[i].name);
+        else printf("%s=%d\n", all[i].name, (int)core);
+    }
+    CORERA_ESP_CREATE(RASTERIZER, body, "Rasterizer", 4096, NULL, 5, &handle);
+    return created_on == corera_esp_core(CORERA_TASK_ID_RASTERIZER) ? 0 : 2;
 }
 "#;
 
@@ -165,19 +256,30 @@ type Placed = (String, u64, u64, bool);
 /// `emit`. Returns its directory, the analysis file and the placement as
 /// `(task, core, mask, isr)`.
 fn analysis_with_masks() -> (tempfile::TempDir, std::path::PathBuf, Vec<Placed>) {
+    analysis_on(3, true)
+}
+
+/// The printer's analysis on `cores` cores, read back by `emit`; with
+/// `masks`, three tasks given two cores by hand.
+fn analysis_on(cores: u64, masks: bool) -> (tempfile::TempDir, std::path::PathBuf, Vec<Placed>) {
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["analyze", "samples/printer/printer.log", "--cores", "3", "-q", "--replay-budget", "60", "-o"])
+        .args(["analyze", "samples/printer/printer.log", "--cores", &cores.to_string(), "-q", "--replay-budget", "60"])
+        .arg("-o")
         .arg(dir.path())
         .assert()
         .success();
     let path = dir.path().join("analysis.json");
     let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    for name in ["Rasterizer", "Logger", "HttpServer"] {
-        let entry = json["placement"].as_array_mut().unwrap().iter_mut().find(|p| p["task"] == name).unwrap();
+    for entry in json["placement"].as_array_mut().unwrap() {
         let core = entry["core"].as_u64().unwrap();
-        let other = (core + 1) % 3;
-        entry["cores"] = serde_json::json!([core.min(other), core.max(other)]);
+        let float = masks && ["Rasterizer", "Logger", "HttpServer"].iter().any(|n| entry["task"] == *n);
+        entry["cores"] = if float {
+            let other = (core + 1) % cores;
+            serde_json::json!([core.min(other), core.max(other)])
+        } else {
+            serde_json::json!([core])
+        };
     }
     std::fs::write(&path, corera_emit::to_json(&json)).unwrap();
     let placement = json["placement"]
@@ -207,6 +309,8 @@ fn every_header_variant_compiles_against_its_api_and_sets_the_json_masks() {
         ("freertos", "affinity_freertos.h", FREERTOS_CHECK, true),
         ("zephyr", "affinity_zephyr.h", ZEPHYR_CHECK, false),
         ("posix", "affinity_posix.h", POSIX_CHECK, false),
+        ("threadx", "affinity_threadx.h", THREADX_CHECK, false),
+        ("nuttx", "affinity_nuttx.h", NUTTX_CHECK, false),
     ] {
         corera()
             .arg("emit")
@@ -215,21 +319,8 @@ fn every_header_variant_compiles_against_its_api_and_sets_the_json_masks() {
             .arg(dir.path().join(file))
             .assert()
             .success();
-        let source = dir.path().join(format!("check_{target}.c"));
-        std::fs::write(&source, program).unwrap();
-        let exe = dir.path().join(format!("check_{target}"));
-        let cc = Command::new("gcc")
-            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
-            .arg(&exe)
-            .arg(&source)
-            .current_dir(dir.path())
-            .output()
-            .expect("gcc is installed (.ci/run installs it)");
-        assert!(cc.status.success(), "{target}: {}", String::from_utf8_lossy(&cc.stderr));
-        let run = Command::new(&exe).output().unwrap();
-        assert!(run.status.success(), "{target}: exit {:?}", run.status.code());
-        let mut got: Vec<String> = String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect();
-        got.sort();
+        let got = compile_and_run(dir.path(), &format!("check_{target}"), program, &[])
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
         assert_eq!(got, expect(skip_isrs), "{target}");
     }
     // The taskset script: valid shell, one line per task with its cores.
@@ -301,6 +392,12 @@ void start(TaskHandle_t rasterizer) {
     corera_freertos_pin_handle(rasterizer, CORERA_TASK_ID_RASTERIZER);
     if (corera_apply_freertos() != 0) vTaskCoreAffinitySet(rasterizer, CORERA_AFFINITY_MASK_RASTERIZER);
 }
+/* Creation with the affinity set (xTaskCreateAffinitySet, V11). */
+static void body(void *arg) { (void)arg; }
+BaseType_t create(TaskHandle_t *handle);
+BaseType_t create(TaskHandle_t *handle) {
+    return corera_freertos_create(body, "Rasterizer", configMINIMAL_STACK_SIZE, NULL, 1, CORERA_TASK_ID_RASTERIZER, handle);
+}
 "#;
 
 const FREERTOS_BY_HANDLE: &str = r#"#define CORERA_FREERTOS_NO_APPLY
@@ -331,4 +428,80 @@ fn freertos_header_compiles_against_the_real_kernel_headers_or_names_the_fix() {
     let cc = compile_against_freertos(5, FREERTOS_APP, &[]);
     let stderr = String::from_utf8_lossy(&cc.stderr);
     assert!(!cc.status.success() && stderr.contains("set configNUMBER_OF_CORES to at least that"), "{stderr}");
+}
+
+/// The ESP-IDF header on two cores: each task's core for
+/// `xTaskCreatePinnedToCore` is its core, or `tskNO_AFFINITY` for a task
+/// that floats over both, and the creation macro pins at creation; a
+/// placement on three cores is refused with the reason.
+#[test]
+fn esp_idf_header_pins_at_creation_and_refuses_more_than_two_cores() {
+    let (dir, analysis, placement) = analysis_on(2, true);
+    assert!(placement.iter().any(|p| p.2 == 3), "a task floats: {placement:?}");
+    let header = dir.path().join("affinity_esp_idf.h");
+    corera().arg("emit").arg(&analysis).args(["-q", "--target", "esp-idf", "-o"]).arg(&header).assert().success();
+    let got = compile_and_run(dir.path(), "check_esp_idf", ESP_IDF_CHECK, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut expected: Vec<String> = placement
+        .iter()
+        .map(|(t, c, m, _)| if m.count_ones() > 1 { format!("{t}=any") } else { format!("{t}={c}") })
+        .collect();
+    expected.sort();
+    assert_eq!(got, expected);
+    // Three cores: ESP-IDF cannot run them, and says so.
+    let (_three, analysis3, _) = analysis_on(3, false);
+    corera()
+        .arg("emit")
+        .arg(&analysis3)
+        .args(["-q", "--target", "esp-idf"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("ESP-IDF runs FreeRTOS on at most 2 cores and this placement uses 3"));
+}
+
+/// Zephyr under `CONFIG_SCHED_CPU_MASK_PIN_ONLY`: a strict placement pins
+/// each thread with `k_thread_cpu_pin` (one CPU, as that option demands),
+/// and a placement with floating threads stops the build with the reason.
+#[test]
+fn zephyr_pin_only_pins_strict_placements_and_refuses_masks() {
+    for masks in [false, true] {
+        let (dir, analysis, placement) = analysis_on(3, masks);
+        let header = dir.path().join("affinity_zephyr.h");
+        corera().arg("emit").arg(&analysis).args(["-q", "--target", "zephyr", "-o"]).arg(&header).assert().success();
+        let result = compile_and_run(dir.path(), "check", ZEPHYR_CHECK, &["-DCONFIG_SCHED_CPU_MASK_PIN_ONLY=1"]);
+        if masks {
+            let stderr = result.expect_err("PIN_ONLY with floating threads must not compile");
+            assert!(stderr.contains("CONFIG_SCHED_CPU_MASK_PIN_ONLY keeps every thread"), "{stderr}");
+            continue;
+        }
+        let got = result.unwrap_or_else(|e| panic!("{e}"));
+        let mut expected: Vec<String> = placement.iter().map(|(t, c, _, _)| format!("{t}={}", 1u64 << c)).collect();
+        expected.sort();
+        assert_eq!(got, expected);
+    }
+}
+
+/// Compiles `program` (written to `DIR/NAME.c`, beside the headers) as
+/// warning-free C99 with `flags`, runs it and returns its output lines,
+/// sorted; `Err` with gcc's messages when it does not compile.
+fn compile_and_run(dir: &std::path::Path, name: &str, program: &str, flags: &[&str]) -> Result<Vec<String>, String> {
+    let source = dir.join(format!("{name}.c"));
+    std::fs::write(&source, program).unwrap();
+    let exe = dir.join(name);
+    let cc = Command::new("gcc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread"])
+        .args(flags)
+        .arg("-o")
+        .arg(&exe)
+        .arg(&source)
+        .current_dir(dir)
+        .output()
+        .expect("gcc is installed (.ci/run installs it)");
+    if !cc.status.success() {
+        return Err(String::from_utf8_lossy(&cc.stderr).into_owned());
+    }
+    let run = Command::new(&exe).output().unwrap();
+    assert!(run.status.success(), "{name}: exit {:?}", run.status.code());
+    let mut lines: Vec<String> = String::from_utf8(run.stdout).unwrap().lines().map(String::from).collect();
+    lines.sort();
+    Ok(lines)
 }

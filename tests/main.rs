@@ -3,6 +3,7 @@
 //!
 //! - `agreement`: the task graph and the replay agree on every job of every
 //!   sample, real trace and random trace.
+//! - `autosar`: the AUTOSAR ECUC fragment and the OIL parsed back.
 //! - `book`: the reference pages show the real `--help`, the quick start the
 //!   real summary.
 //! - `browser`: the HTML report in headless Chromium (skipped without it,
@@ -11,18 +12,23 @@
 //! - `golden`: the printer sample's outputs against `samples/printer/expected/`.
 //! - `header`: the generated C header compiles and agrees with the JSON.
 //! - `properties`: laws that hold across the crates on random workloads.
+//! - `search`: the timing search against naive baselines, brute force,
+//!   a published mapping, and its own certificates.
 //! - `timing`: the timing search's budget, determinism and guarantees.
 //!
 //! See `tests/README.md` for how to add a case and how to update golden
 //! files.
 
 mod agreement;
+mod autosar;
 mod book;
 mod browser;
 mod cli;
 mod golden;
 mod header;
 mod properties;
+mod search;
+mod support;
 mod timing;
 
 use std::path::{Path, PathBuf};

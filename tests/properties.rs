@@ -112,7 +112,7 @@ proptest! {
             prop_assert!(problem.pinned[i].is_none_or(|p| p == c));
         }
         let cost = Cost::of(&problem, &platform, &solution.placement);
-        prop_assert_eq!(cost.objective, solution.objective);
+        prop_assert_eq!(cost.score, solution.score);
         prop_assert_eq!(cost.core_load_ns.iter().sum::<u64>(), problem.total_load());
         prop_assert!(solution.proven_optimal);
     }

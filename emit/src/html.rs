@@ -10,7 +10,6 @@
 use std::fmt::Write as _;
 
 use corera_replay::Policy;
-use corera_search::Choice;
 use corera_trace_ingest::TaskKind;
 use serde_json::json;
 
@@ -79,10 +78,7 @@ impl Emitter for HtmlReport {
 /// The recommendation, first: set-up, value, why, gains, break-even.
 fn recommendation(s: &mut String, r: &Analysis) {
     let Some(rec) = &r.recommendation else { return };
-    let setup: &str = match Choice::from_name(&rec.setup) {
-        Some(c) => c.help(),
-        None => &rec.setup,
-    };
+    let setup = crate::records::setup_text(&rec.setup);
     let _ = writeln!(
         s,
         "<section id=\"recommendation\"><h2>Recommendation</h2><p class=\"big\"><b>{}</b> — {} (objective <code>{}</code>)</p>\
@@ -98,6 +94,17 @@ fn recommendation(s: &mut String, r: &Analysis) {
         let _ = writeln!(s, "<tr><td>{name}</td><td class=\"{class}\">{pct:+.1} %</td></tr>");
     }
     let _ = writeln!(s, "</table>");
+    if let Some(c) = &rec.certificate {
+        let _ = writeln!(s, "<p id=\"certificate\"><b>Proof:</b> {}.</p>", esc(&c.text));
+    }
+    if let Some(t) = &r.timing {
+        let masks = t.masks.as_ref().map_or(String::new(), |m| format!("; the best mask placement: {}", esc(&m.text)));
+        let _ = writeln!(
+            s,
+            "<p class=\"note\" id=\"certificates\">The best strict placement: {}{masks}.</p>",
+            esc(&t.strict.text)
+        );
+    }
     if let Some(b) = &rec.break_even {
         let _ = writeln!(s, "<p id=\"break-even\"><b>Break-even:</b> {}.</p>", esc(&b.statement));
     }
@@ -121,7 +128,7 @@ fn front(s: &mut String, r: &Analysis) {
     }
     let (w, h, m) = (760.0, 360.0, 60.0);
     let marks: Vec<(&str, f64, f64)> =
-        std::iter::once(("recommended", r.cost.objective.cross_traffic as f64, rec.value.value))
+        std::iter::once(("recommended", r.cost.score.cross_traffic as f64, rec.value.value))
             .chain(r.alternatives.iter().map(|a| (a.label.as_str(), a.traffic as f64, a.value.value)))
             .collect();
     let points = t.front.iter().map(|p| (p.0 as f64, p.1)).chain(marks.iter().map(|m| (m.1, m.2)));
@@ -131,14 +138,13 @@ fn front(s: &mut String, r: &Analysis) {
     let _ = writeln!(
         s,
         "<section id=\"front\"><h2>Candidates evaluated</h2><p class=\"note\">Each dot a placement the search replayed \
-         ({} of {} replays{}): cross-core traffic across, the objective up (lower is better); grey dots strict \
+         ({} of {} replays of the whole trace): cross-core traffic across, the objective up (lower is better); grey dots strict \
          placements, blue mask placements; the recommendation and the references are named.</p>\
          <svg id=\"front-svg\" width=\"{w}\" height=\"{h}\" role=\"img\">\
          <line x1=\"{m}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\"/><line x1=\"{m}\" y1=\"{m}\" x2=\"{m}\" y2=\"{b}\" stroke=\"#999\"/>\
          <text x=\"{r}\" y=\"{}\" text-anchor=\"end\">cross-core traffic</text><text x=\"4\" y=\"{}\">{}</text>",
-        t.evaluations,
+        t.replays,
         t.budget,
-        if t.window.is_some() { ", judged on a window of the trace" } else { "" },
         h - m + 30.0,
         m - 12.0,
         esc(r.objective.name()),

@@ -21,12 +21,13 @@
 //! `placement`, so any record that carries one is a placement file for
 //! `--placement` ([`read_placement`]).
 
-use corera_placement::{CoreSet, Cost, Costs, Goal, Objective, Platform, Problem};
-use corera_replay::{Outcome, Policy, Window};
-use corera_search::{BreakEven, Choice, Score, Solution, TimingSolution};
+use corera_placement::{CoreSet, Cost, Costs, Objective, Platform, Problem, TrafficScore};
+use corera_replay::{Outcome, Policy};
+use corera_search::Solution;
 use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
 use corera_trace_ingest::amalthea::ModelInfo;
 use corera_trace_ingest::{Fingerprint, TaskKind, TraceSummary, Warning};
+use corera_tune::{BreakEven, Certificate, Proof, Score, TimingSolution};
 use serde::{Deserialize, Serialize};
 
 use crate::VERSION;
@@ -35,8 +36,18 @@ use crate::VERSION;
 /// `schema_version`; `placement` entries gained `kind`, `restricted` and
 /// `traffic`; `traffic`, `platform.distance`, `replay.tasks` and each
 /// policy's `lanes` were added; `graph --json` nests the graph under
-/// `graph`; the p95 response time is the nearest-rank percentile.
-pub const SCHEMA_VERSION: u32 = 3;
+/// `graph`; the p95 response time is the nearest-rank percentile. 4: the
+/// recommended `setup` is a policy name (`amp`, `smp`, `masks`; `strict`
+/// became `amp`); `cost.objective` became `cost.score`; `timing` counts its
+/// budget in replays (`replays`; `evaluations` and `window` are gone: every
+/// replay is of the whole trace) and carries the certificates of its
+/// answers (`strict`, `masks`), as does the recommendation
+/// (`certificate`).
+pub const SCHEMA_VERSION: u32 = 4;
+
+/// The oldest schema whose `placement` list [`read_placement`] reads: the
+/// list has not changed since 3.
+const PLACEMENT_SINCE: u32 = 3;
 
 /// The input a record came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -168,7 +179,7 @@ pub struct SearchRecord {
     /// Its load above the cores' limits, ns.
     pub overload_ns: u64,
     /// A proven lower bound on the objective.
-    pub lower_bound: Objective,
+    pub lower_bound: TrafficScore,
     /// Relative gap between traffic and its bound (0 when proven).
     pub gap: f64,
     /// Search nodes and annealing moves.
@@ -185,8 +196,8 @@ impl SearchRecord {
         SearchRecord {
             method: solution.method.clone(),
             proven_optimal: solution.proven_optimal,
-            cross_traffic: solution.objective.cross_traffic,
-            overload_ns: solution.objective.overload_ns,
+            cross_traffic: solution.score.cross_traffic,
+            overload_ns: solution.score.overload_ns,
             lower_bound: solution.lower_bound,
             gap: solution.gap(),
             nodes: solution.nodes,
@@ -335,7 +346,7 @@ pub struct Results<'a> {
     /// The traffic search's result.
     pub solution: &'a Solution,
     /// What the placement was judged by.
-    pub goal: Goal,
+    pub objective: Objective,
     /// The recommended placement: each task's core.
     pub placement: &'a [u16],
     /// Its masks, for a mask placement.
@@ -404,7 +415,7 @@ pub struct Analysis {
     pub search: SearchRecord,
     /// What the placement is judged by (`ready`, `response`, `deadlines`,
     /// `traffic`).
-    pub objective: Goal,
+    pub objective: Objective,
     /// The recommended placement, one entry per placed task (tasks and
     /// ISRs).
     pub placement: Vec<PlacedTask>,
@@ -442,7 +453,7 @@ impl Analysis {
             graph: GraphSection::of(r.graph),
             platform: r.platform.clone(),
             search: SearchRecord::of(r.solution),
-            objective: r.goal,
+            objective: r.objective,
             placement: placed_tasks(r.problem, r.graph, r.placement, r.masks),
             recommendation: r.timing.map(|t| RecommendationRecord::of(r, t)),
             alternatives,
@@ -523,16 +534,16 @@ pub struct Value {
 }
 
 impl Value {
-    fn of(goal: Goal, score: &Score) -> Value {
-        Value { value: score.primary, secondary: score.secondary, text: corera_search::describe(goal, score) }
+    fn of(objective: Objective, score: &Score) -> Value {
+        Value { value: score.primary, secondary: score.secondary, text: corera_tune::describe(objective, score) }
     }
 }
 
 /// What the analysis recommends, against what, and why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecommendationRecord {
-    /// `strict` (one core per task), `smp` or `masks` (some tasks float):
-    /// a [`Choice`] name.
+    /// `amp` (one core per task), `smp` or `masks` (some tasks float): a
+    /// [`Policy`] name, one of [`corera_tune::SETUPS`].
     pub setup: String,
     /// Why, in a sentence.
     pub reason: String,
@@ -546,6 +557,87 @@ pub struct RecommendationRecord {
     /// Where it and its rival swap places.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub break_even: Option<BreakEvenRecord>,
+    /// What is proven about the recommended placement (none for global
+    /// SMP, which is not searched).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<CertificateRecord>,
+}
+
+/// A recommended set-up's name (`amp`, `smp`, `masks`) for people; the
+/// name itself when it is not one.
+pub fn setup_text(name: &str) -> &str {
+    let help: fn(Policy) -> &'static str = corera_tune::setup_help;
+    corera_tune::SETUPS.into_iter().find(|p| p.name() == name).map_or(name, help)
+}
+
+/// What is proven about a placement the timing search found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CertificateRecord {
+    /// `optimal` (under the replay model), `local-optimum` (every neighbour
+    /// replayed, none better) or `partial` (the budget ran out first).
+    pub kind: String,
+    /// For `optimal`: what the proof rests on, `enumeration` (every
+    /// placement within the limits replayed) or `zero` (an objective of
+    /// 0, which nothing beats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
+    /// For `enumeration`: placements replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placements: Option<u64>,
+    /// For a local optimum or a partial check: `moves-and-swaps` or
+    /// `mask-cores`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbourhood: Option<String>,
+    /// Neighbours replayed without an improvement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<u64>,
+    /// The neighbourhood's size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbours: Option<u64>,
+    /// For people.
+    pub text: String,
+}
+
+impl CertificateRecord {
+    /// The record of `c`.
+    pub fn of(c: &Certificate) -> CertificateRecord {
+        let hood = |n: corera_tune::Neighbourhood| {
+            Some(
+                match n {
+                    corera_tune::Neighbourhood::MovesAndSwaps => "moves-and-swaps",
+                    corera_tune::Neighbourhood::MaskCores => "mask-cores",
+                }
+                .to_string(),
+            )
+        };
+        let mut r = CertificateRecord {
+            kind: c.kind().to_string(),
+            proof: None,
+            placements: None,
+            neighbourhood: None,
+            checked: None,
+            neighbours: None,
+            text: c.describe(),
+        };
+        match *c {
+            Certificate::Optimal(Proof::Enumeration { placements }) => {
+                r.proof = Some("enumeration".into());
+                r.placements = Some(placements);
+            }
+            Certificate::Optimal(Proof::Zero) => r.proof = Some("zero".into()),
+            Certificate::LocalOptimum { neighbourhood, neighbours } => {
+                r.neighbourhood = hood(neighbourhood);
+                r.checked = Some(neighbours);
+                r.neighbours = Some(neighbours);
+            }
+            Certificate::Partial { neighbourhood, checked, neighbours } => {
+                r.neighbourhood = hood(neighbourhood);
+                r.checked = Some(checked);
+                r.neighbours = Some(neighbours);
+            }
+        }
+        r
+    }
 }
 
 /// Where two placements swap places as one cost changes.
@@ -583,23 +675,23 @@ impl RecommendationRecord {
     }
 
     fn of(r: &Results<'_>, t: &TimingSolution) -> RecommendationRecord {
-        let (best, choice, reason) = t.recommendation(r.goal);
+        let (best, choice, reason) = t.recommendation(r.objective);
         let single = r.replay.iter().map(|(_, o)| o).find(|o| o.policy == Policy::Single);
         let gain =
             |reference: f64| if reference > 0.0 { (reference - best.score.primary) * 100.0 / reference } else { 0.0 };
         let mut improvement = Vec::new();
         if let Some(s) = single {
-            improvement.push(("single".to_string(), gain(Score::of(r.goal, s, 0).primary)));
+            improvement.push(("single".to_string(), gain(Score::of(r.objective, s, 0).primary)));
         }
         improvement.push(("smp".to_string(), gain(t.smp.score.primary)));
         improvement.push(("traffic_optimum".to_string(), gain(t.traffic.score.primary)));
-        if choice != Choice::Strict {
+        if choice != Policy::Amp {
             improvement.push(("best_strict".to_string(), gain(t.strict.score.primary)));
         }
         RecommendationRecord {
             setup: choice.name().to_string(),
             reason,
-            value: Value::of(r.goal, &best.score),
+            value: Value::of(r.objective, &best.score),
             improvement_pct: improvement,
             costs: r.platform.costs.clone(),
             break_even: r.break_even.map(|b| BreakEvenRecord {
@@ -612,6 +704,7 @@ impl RecommendationRecord {
                 keeps_up_at: b.keeps_up_at,
                 statement: b.statement.clone(),
             }),
+            certificate: best.certificate.as_ref().map(CertificateRecord::of),
         }
     }
 }
@@ -633,19 +726,19 @@ pub struct Alternative {
 
 impl Alternative {
     fn of(r: &Results<'_>, t: &TimingSolution) -> Vec<Alternative> {
-        let (_, choice, _) = t.recommendation(r.goal);
+        let (_, choice, _) = t.recommendation(r.objective);
         let mut list = vec![("traffic optimum", &t.traffic)];
-        if choice != Choice::Smp {
+        if choice != Policy::Smp {
             list.push(("global SMP", &t.smp));
         }
-        if choice != Choice::Strict {
+        if choice != Policy::Amp {
             list.push(("best strict", &t.strict));
         }
         list.into_iter()
             .map(|(label, c)| Alternative {
                 label: label.to_string(),
-                found_by: c.label.clone(),
-                value: Value::of(r.goal, &c.score),
+                found_by: c.label(),
+                value: Value::of(r.objective, &c.score),
                 traffic: c.traffic,
                 placement: placed_tasks(r.problem, r.graph, &c.core_of, c.masks.as_deref()),
             })
@@ -656,14 +749,18 @@ impl Alternative {
 /// The timing search: what it replayed and how well its surrogate ranked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimingRecord {
-    /// Replays it could run (`--replay-budget`).
+    /// The budget (`--replay-budget`), in replays of the whole trace.
     pub budget: u64,
     /// Replays it ran.
-    pub evaluations: u64,
-    /// The window moves were judged on, for a long trace (the finalists
-    /// were replayed whole).
+    pub replays: u64,
+    /// Whether `--time-limit` stopped it.
+    pub out_of_time: bool,
+    /// What is proven about the best strict placement.
+    pub strict: CertificateRecord,
+    /// What is proven about the best mask placement, when masks were
+    /// searched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub window: Option<Window>,
+    pub masks: Option<CertificateRecord>,
     /// Spearman's rank correlation between the surrogate and the replayed
     /// objective over the strict placements evaluated.
     pub surrogate_rank: Option<f64>,
@@ -676,8 +773,10 @@ impl TimingRecord {
     fn of(t: &TimingSolution) -> TimingRecord {
         TimingRecord {
             budget: t.budget,
-            evaluations: t.evaluations,
-            window: t.window,
+            replays: t.replays,
+            out_of_time: t.out_of_time,
+            strict: CertificateRecord::of(t.strict.certificate.as_ref().expect("the search certifies its answers")),
+            masks: t.masks.as_ref().and_then(|m| m.certificate.as_ref()).map(CertificateRecord::of),
             surrogate_rank: t.surrogate_rank,
             front: t.front.iter().map(|f| (f.traffic, f.score.primary, u8::from(f.masks))).collect(),
         }
@@ -698,7 +797,7 @@ pub struct PlaceRecord {
     /// The traffic search.
     pub search: SearchRecord,
     /// What the placement is judged by.
-    pub objective: Goal,
+    pub objective: Objective,
     /// The placement.
     pub placement: Vec<PlacedTask>,
     /// What is recommended and why (timing objectives).
@@ -717,7 +816,7 @@ impl PlaceRecord {
             input: r.input.clone(),
             platform: r.platform.clone(),
             search: SearchRecord::of(r.solution),
-            objective: r.goal,
+            objective: r.objective,
             placement: placed_tasks(r.problem, r.graph, r.placement, r.masks),
             recommendation: r.timing.map(|t| RecommendationRecord::of(r, t)),
             cost: r.cost.clone(),
@@ -909,10 +1008,10 @@ pub struct SweepPoint {
 
 impl SweepPoint {
     /// The point of `value` where the policy replayed as `o` and global
-    /// SMP as `smp`, judged by `goal`.
-    pub fn new(goal: Goal, value: f64, o: &Outcome, smp: &Outcome) -> SweepPoint {
+    /// SMP as `smp`, judged by `objective`.
+    pub fn new(objective: Objective, value: f64, o: &Outcome, smp: &Outcome) -> SweepPoint {
         let misses = |o: &Outcome| o.tasks.iter().filter_map(|t| t.deadline_misses).sum::<u64>();
-        let (a, b) = (Score::of(goal, o, 0), Score::of(goal, smp, 0));
+        let (a, b) = (Score::of(objective, o, 0), Score::of(objective, smp, 0));
         let better = if a.beats(&b) {
             "policy"
         } else if b.beats(&a) {
@@ -947,7 +1046,7 @@ pub struct SweepRecord {
     /// The policy compared with global SMP.
     pub policy: Policy,
     /// The objective that decides which is better.
-    pub objective: Goal,
+    pub objective: Objective,
     /// One per value.
     pub points: Vec<SweepPoint>,
 }
@@ -1056,7 +1155,7 @@ fn old_schema(found: Option<u32>) -> String {
 
 /// Reads the placement of any record that carries one (`place --json`,
 /// `analysis.json`, `simulate --json`) or a hand-written file of the same
-/// shape: `{"schema_version": 3, "placement": [{"task": "A", "core": 0},
+/// shape: `{"schema_version": 4, "placement": [{"task": "A", "core": 0},
 /// ...]}`.
 ///
 /// # Errors
@@ -1072,7 +1171,7 @@ pub fn read_placement(text: &str) -> Result<Vec<PlacedTask>, String> {
         placement: Option<Vec<PlacedTask>>,
     }
     let version: Version = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    if version.schema_version != Some(SCHEMA_VERSION) {
+    if !version.schema_version.is_some_and(|v| (PLACEMENT_SINCE..=SCHEMA_VERSION).contains(&v)) {
         return Err(old_schema(version.schema_version));
     }
     let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;

@@ -2,7 +2,6 @@
 
 use std::fmt::Write as _;
 
-use corera_search::Choice;
 use corera_trace_ingest::TaskKind;
 
 use crate::records::Analysis;
@@ -130,17 +129,13 @@ pub fn summary(a: &Analysis) -> String {
         mapping_comparison(&mut s, a, m);
     }
     if let Some(t) = &a.timing {
-        let window = match t.window {
-            Some(w) => format!(
-                "moves judged on the {:.3}-{:.3} s window of the {:.3} s trace, the finalists on the whole trace",
-                w.start_ns as f64 / 1e9,
-                w.end_ns as f64 / 1e9,
-                a.trace.duration_ns as f64 / 1e9
-            ),
-            None => "every replay of the whole trace".to_string(),
-        };
         let rank = t.surrogate_rank.map_or(String::new(), |r| format!("; surrogate rank correlation {r:.2}"));
-        let _ = writeln!(s, "timing search: {} of {} replays, {window}{rank}", t.evaluations, t.budget);
+        let stopped = if t.out_of_time { " (stopped by --time-limit)" } else { "" };
+        let _ = writeln!(s, "timing search: {} of {} replays of the whole trace{stopped}{rank}", t.replays, t.budget);
+        let _ = writeln!(s, "  best strict placement: {}", t.strict.text);
+        if let Some(m) = &t.masks {
+            let _ = writeln!(s, "  best mask placement: {}", m.text);
+        }
     }
     replay_table(&mut s, a);
     s
@@ -157,10 +152,7 @@ fn cores_text(p: &crate::records::PlacedTask) -> String {
 
 /// The recommendation: set-up, value, why, gains, break-even, costs.
 fn recommendation(s: &mut String, a: &Analysis, r: &crate::records::RecommendationRecord) {
-    let setup: &str = match Choice::from_name(&r.setup) {
-        Some(c) => c.help(),
-        None => &r.setup,
-    };
+    let setup = crate::records::setup_text(&r.setup);
     let _ = writeln!(
         s,
         "\nrecommended on {} (objective {}): {setup}, {}",
@@ -169,6 +161,9 @@ fn recommendation(s: &mut String, a: &Analysis, r: &crate::records::Recommendati
         r.value.text
     );
     let _ = writeln!(s, "  why: {}", r.reason);
+    if let Some(c) = &r.certificate {
+        let _ = writeln!(s, "  proof: {}", c.text);
+    }
     let against: Vec<String> = r
         .improvement_pct
         .iter()
@@ -299,7 +294,7 @@ pub(crate) fn mapping_comparison(s: &mut String, a: &Analysis, m: &crate::record
         let busiest = cost.core_utilisation.iter().copied().fold(0.0, f64::max);
         format!(
             "{kind} {} (total traffic {}), busiest core {:.1} % load{}",
-            cost.objective.cross_traffic,
+            cost.score.cross_traffic,
             cost.total_traffic,
             busiest * 100.0,
             if cost.over_capacity { ", over a core's capacity" } else { "" }

@@ -6,7 +6,7 @@ use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{FormatChoice, ReadOptions, TraceSummary, read};
 
 use crate::records::{Analysis, Input, Results};
-use crate::{CHeader, Emitter, Json, c_identifiers, read_analysis, summary};
+use crate::{CHeader, Emitter, HeaderTarget, Json, c_identifiers, read_analysis, summary};
 
 #[test]
 fn c_identifiers_are_valid_unique_and_deterministic() {
@@ -34,7 +34,7 @@ fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
         platform: &platform,
         problem: &problem,
         solution: &solution,
-        goal: corera_placement::Goal::Traffic,
+        objective: corera_placement::Objective::Traffic,
         placement: &solution.placement.core_of,
         masks: None,
         timing: None,
@@ -60,11 +60,23 @@ fn header_snapshot() {
     insta::assert_snapshot!(text);
 }
 
+/// Every RTOS header on the same analysis, reviewed once by eye.
+#[test]
+fn rtos_header_snapshots() {
+    for target in
+        [HeaderTarget::FreeRtos, HeaderTarget::EspIdf, HeaderTarget::Zephyr, HeaderTarget::ThreadX, HeaderTarget::NuttX]
+    {
+        let header = CHeader { target };
+        let text = with_report(|r| String::from_utf8(header.emit(r)).unwrap());
+        insta::assert_snapshot!(format!("header_{}", header.name()), text);
+    }
+}
+
 #[test]
 fn json_has_schema_version_first_and_the_placement() {
     let bytes = with_report(|r| Json.emit(r));
     let text = String::from_utf8(bytes).unwrap();
-    assert!(text.starts_with("{\n  \"schema_version\": 3,"), "{text}");
+    assert!(text.starts_with(&format!("{{\n  \"schema_version\": {},", crate::SCHEMA_VERSION)), "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["placement"].as_array().unwrap().len(), 4);
     assert_eq!(v["placement"][3]["task"], "Irq");

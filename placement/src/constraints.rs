@@ -16,7 +16,7 @@
 //! task = "Logger"
 //! cores = [0]
 //!
-//! objective = "response"   # what the placement is judged by (see Goal)
+//! objective = "response"   # what the placement is judged by (see Objective)
 //!
 //! [[deadline]]             # jobs of MotorCtl must finish within 0.5 ms
 //! task = "MotorCtl"
@@ -34,7 +34,7 @@ use serde::Deserialize;
 
 use corera_trace_ingest::PriorityOverride;
 
-use crate::{CoreId, Goal};
+use crate::{CoreId, Objective};
 
 /// A rule about the cores one task may use.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -132,7 +132,7 @@ pub struct Constraints {
     /// What the placement is judged by, when the file says (the command
     /// line's `--objective` wins).
     #[serde(default)]
-    pub objective: Option<Goal>,
+    pub objective: Option<Objective>,
     /// Deadlines of tasks' jobs (else a periodic task's period is its
     /// deadline).
     #[serde(default)]

@@ -9,7 +9,7 @@ use crate::{Placement, Platform, Problem};
 /// summed over cores), then the cross-core traffic. A placement that meets the balance limit always beats one that
 /// does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Objective {
+pub struct TrafficScore {
     /// Load above the balance limit, summed over cores, in ns.
     pub overload_ns: u64,
     /// Traffic between tasks on different cores, each edge's weight times
@@ -21,7 +21,7 @@ pub struct Objective {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cost {
     /// The minimised objective.
-    pub objective: Objective,
+    pub score: TrafficScore,
     /// Total traffic weight (on-core and cross-core).
     pub total_traffic: u64,
     /// Load per core in ns.
@@ -61,7 +61,7 @@ impl Cost {
             .fold(0.0, f64::max);
         let mean = total as f64 / k as f64;
         Cost {
-            objective: Objective { overload_ns, cross_traffic },
+            score: TrafficScore { overload_ns, cross_traffic },
             total_traffic: problem.total_traffic(),
             over_capacity: core_utilisation.iter().zip(&platform.capacity).any(|(&u, &c)| u > c),
             core_utilisation,
@@ -96,12 +96,12 @@ mod tests {
         let platform = Platform::identical(2);
         // Limit: floor(1.1 * 50) = 55.
         let c = Cost::of(&problem, &platform, &Placement::new(vec![0, 0, 1, 1]));
-        assert_eq!(c.objective, Objective { overload_ns: 5, cross_traffic: 1 });
+        assert_eq!(c.score, TrafficScore { overload_ns: 5, cross_traffic: 1 });
         assert_eq!(c.core_load_ns, vec![60, 40]);
         assert!((c.imbalance - 0.2).abs() < 1e-12);
         let d = Cost::of(&problem, &platform, &Placement::new(vec![0, 1, 1, 1]));
-        assert_eq!(d.objective, Objective { overload_ns: 0, cross_traffic: 5 });
-        assert!(d.objective < c.objective, "balance first");
+        assert_eq!(d.score, TrafficScore { overload_ns: 0, cross_traffic: 5 });
+        assert!(d.score < c.score, "balance first");
     }
 
     #[test]

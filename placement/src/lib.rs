@@ -13,7 +13,7 @@
 //!   excluded), ISRs pinned to core 0, [`Constraints`] applied (pins to
 //!   cores or core sets, forbidden cores, together, apart), conflicts
 //!   named.
-//! - [`Objective`]: what placement minimises, lexicographically: first the
+//! - [`TrafficScore`]: what placement minimises, lexicographically: first the
 //!   load above the balance limit, then the cross-core traffic.
 //! - [`Cost::of`]: full evaluation of a placement (traffic, loads,
 //!   imbalance).
@@ -30,7 +30,7 @@
 //! );
 //! let platform = Platform::identical(2);
 //! let cost = Cost::of(&problem, &platform, &Placement::new(vec![0, 0, 1]));
-//! assert_eq!(cost.objective.cross_traffic, 1);
+//! assert_eq!(cost.score.cross_traffic, 1);
 //! assert_eq!(cost.core_load_ns, vec![70, 30]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -39,17 +39,17 @@ mod apply;
 mod constraints;
 mod coreset;
 mod cost;
-mod goal;
 mod metis;
+mod objective;
 mod platform;
 mod problem;
 pub mod rng;
 
 pub use constraints::{Constraints, CoreRule, Deadline};
 pub use coreset::CoreSet;
-pub use cost::{Cost, Objective};
-pub use goal::Goal;
+pub use cost::{Cost, TrafficScore};
 pub use metis::{MetisError, read_metis, write_partition};
+pub use objective::Objective;
 pub use platform::{Costs, DEFAULT_BALANCE_TOLERANCE, Platform, PlatformError};
 pub use problem::{PlacementError, Problem};
 

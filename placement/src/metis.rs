@@ -129,7 +129,7 @@ mod tests {
         assert_eq!(p.edges, vec![(0, 1, 3), (0, 3, 1), (1, 2, 2), (2, 3, 4)]);
         let placement = Placement::new(vec![0, 0, 1, 1]);
         let cost = Cost::of(&p, &Platform::identical(2), &placement);
-        assert_eq!(cost.objective.cross_traffic, 1 + 2);
+        assert_eq!(cost.score.cross_traffic, 1 + 2);
         assert_eq!(write_partition(&placement), "0\n0\n1\n1\n");
         let unweighted = read_metis("3 2\n2\n1 3\n2\n", "u.graph").unwrap();
         assert_eq!((unweighted.load, unweighted.edges), (vec![1, 1, 1], vec![(0, 1, 1), (1, 2, 1)]));

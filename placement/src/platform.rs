@@ -208,6 +208,9 @@ pub enum PlatformError {
     /// A platform file with an error.
     #[error("invalid platform file: {0}")]
     File(String),
+    /// A model whose hardware cannot be a platform.
+    #[error("{0}")]
+    Model(String),
 }
 
 /// A platform file (TOML). Exactly one of `cores`, `clusters`, `mesh` or
@@ -305,22 +308,56 @@ impl Platform {
     /// `count` clusters of `size` cores: distance `near` inside a cluster,
     /// `far` across (Renesas RP-2: 2 clusters of 4 cores, 1 and 10).
     pub fn clusters(count: CoreId, size: CoreId, near: u32, far: u32) -> Platform {
-        let cores = count * size;
-        let k = cores as usize;
-        let s = size as usize;
+        let group: Vec<usize> = (0..usize::from(count * size)).map(|c| c / usize::from(size)).collect();
+        Platform { name: format!("clusters:{count}x{size}:{near},{far}"), ..Platform::grouped(&group, near, far) }
+    }
+
+    /// Cores in groups (`group[c]`: core c's group): distance `near`
+    /// inside a group, `far` across; clusters of any sizes.
+    pub fn grouped(group: &[usize], near: u32, far: u32) -> Platform {
+        let k = group.len();
         let distance = (0..k * k)
             .map(|i| {
                 let (a, b) = (i / k, i % k);
                 if a == b {
                     0
-                } else if a / s == b / s {
+                } else if group[a] == group[b] {
                     near
                 } else {
                     far
                 }
             })
             .collect();
-        Platform { name: format!("clusters:{count}x{size}:{near},{far}"), distance, ..Platform::identical(cores) }
+        Platform { name: format!("{k} cores in groups"), distance, ..Platform::identical(k as CoreId) }
+    }
+
+    /// An Amalthea model's processing units as a platform: speeds relative
+    /// to its reference definition, distance 1 within a structure
+    /// (cluster) and 2 across.
+    ///
+    /// # Errors
+    /// [`PlatformError::Model`] when the model has no processing units.
+    pub fn of_model(model: &corera_trace_ingest::amalthea::ModelInfo) -> Result<Platform, PlatformError> {
+        let cores = &model.cores;
+        if cores.is_empty() {
+            return Err(PlatformError::Model(
+                "the model has no processing units: give the target with --platform (e.g. --platform 2)".into(),
+            ));
+        }
+        let mut clusters: Vec<&str> = Vec::new();
+        let group: Vec<usize> = cores
+            .iter()
+            .map(|c| {
+                clusters.iter().position(|&n| n == c.cluster).unwrap_or_else(|| {
+                    clusters.push(&c.cluster);
+                    clusters.len() - 1
+                })
+            })
+            .collect();
+        let mut platform = Platform::grouped(&group, 1, 2);
+        platform.name = format!("the model's {} processing units", cores.len());
+        platform.speed = cores.iter().map(|c| c.speed).collect();
+        Ok(platform)
     }
 
     /// A `rows × cols` 2-D mesh; distance is the Manhattan hop count
@@ -504,6 +541,21 @@ impl Platform {
     pub fn balance_limit(&self, total_load: u64) -> u64 {
         let share = total_load.div_ceil(u64::from(self.cores));
         ((1.0 + self.balance_tolerance) * share as f64).floor() as u64
+    }
+
+    /// The most load (in ns of the traced core) each core can carry and
+    /// keep up: its capacity over the horizon (`capacity × speed ×
+    /// horizon`; no cap when the horizon is 0), whatever the balance.
+    pub fn capacity_limits(&self, horizon_ns: u64) -> Vec<u64> {
+        self.speed
+            .iter()
+            .zip(&self.capacity)
+            .map(
+                |(&s, &capacity)| {
+                    if horizon_ns == 0 { u64::MAX } else { (capacity * s * horizon_ns as f64).floor() as u64 }
+                },
+            )
+            .collect()
     }
 
     /// The most load (in ns of the traced core) each core may carry before

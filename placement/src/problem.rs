@@ -222,6 +222,68 @@ impl Problem {
         self.allows(i, c) && self.apart[i].iter().all(|&j| usize::from(core_of[j as usize]) != c)
     }
 
+    /// Applies an input's hardware restrictions (an Amalthea model's
+    /// allowed cores: task name, cores), after the user's constraints: as
+    /// hard as a pin, but an overload they alone cause is the workload's
+    /// (the search reports it), not a conflict among the user's rules.
+    /// Tasks not in the problem are skipped.
+    ///
+    /// # Errors
+    /// [`PlacementError::Usage`] when the user's pins and forbidden cores
+    /// leave a task none of the cores its hardware allows.
+    pub fn restrict_to_hardware(
+        &mut self,
+        allowed: &[(String, Vec<CoreId>)],
+        cores: CoreId,
+    ) -> Result<(), PlacementError> {
+        for (task, list) in allowed {
+            let Some(i) = self.names.iter().position(|n| n == task) else { continue };
+            let mask: Vec<bool> =
+                (0..usize::from(cores)).map(|c| self.allows(i, c) && list.contains(&(c as CoreId))).collect();
+            if !mask.contains(&true) {
+                return Err(PlacementError::Usage {
+                    rule: format!("the --pin/--forbid rules for `{task}`"),
+                    problem: format!("they exclude every core the model's hardware lets it run on ({list:?})"),
+                });
+            }
+            self.restrict(i, mask);
+        }
+        Ok(())
+    }
+
+    /// A mapping given with the input (an Amalthea model's own: task name,
+    /// its cores) as each task's cores: a task it does not name keeps its
+    /// pin, or its allowed cores when they are one. `None` when some task
+    /// is left without a core.
+    pub fn given_mapping(&self, mapping: &[(String, Vec<CoreId>)]) -> Option<Vec<CoreSet>> {
+        self.names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                if let Some((_, cores)) = mapping.iter().find(|(t, _)| t == name) {
+                    return Some(cores.iter().copied().collect());
+                }
+                if let Some(c) = self.pinned[i] {
+                    return Some(CoreSet::one(c));
+                }
+                let allowed = self.allowed[i].as_ref()?;
+                let cores: CoreSet = (0..allowed.len()).filter(|&c| allowed[c]).map(|c| c as CoreId).collect();
+                (cores.len() == 1).then_some(cores)
+            })
+            .collect()
+    }
+
+    /// Whether tasks `i` and `j` may trade cores under `core_of`: each may
+    /// use the other's core, and no other task either must avoid is there.
+    /// The one swap rule of every search that swaps.
+    pub fn swap_fits(&self, i: usize, j: usize, core_of: &[CoreId]) -> bool {
+        let (ci, cj) = (core_of[i], core_of[j]);
+        let clear = |t: usize, other: usize, on: CoreId| {
+            self.apart[t].iter().all(|&x| x as usize == other || core_of[x as usize] != on)
+        };
+        self.allows(i, cj.into()) && self.allows(j, ci.into()) && clear(i, j, cj) && clear(j, i, ci)
+    }
+
     /// Whether some task may use several but not all cores.
     pub fn has_core_subsets(&self) -> bool {
         self.allowed.iter().zip(&self.pinned).any(|(a, p)| a.is_some() && p.is_none())

@@ -8,8 +8,6 @@
 //! - [`simulate`]: runs a [`Replay`] under a [`Policy`] (one core, global
 //!   SMP, least-loaded SMP, partitioned AMP, affinity masks) and reports per-task RUNNING,
 //!   READY and response times, per-core load and work conservation.
-//! - [`representative_window`]: the part of a long trace that stands for
-//!   the whole, for the search to judge moves on.
 //! - [`Workload`]: a TOML description of tasks, ISRs, queues, notifications
 //!   and mutexes.
 //! - [`generate`]: runs a workload on one core under fixed-priority
@@ -37,7 +35,6 @@
 mod extract;
 mod generate;
 mod sim;
-mod window;
 mod workload;
 
 pub use corera_placement::Costs;
@@ -45,7 +42,6 @@ pub use corera_trace_ingest::{Action, Job, Phase, Release};
 pub use extract::{Replay, ReplayTask};
 pub use generate::generate;
 pub use sim::{Flow, KEEPS_UP, Outcome, Overheads, Policy, Segment, Setup, TaskResult, simulate};
-pub use window::{Window, representative_window, window_trace};
 pub use workload::{ActionSpec, TaskSpec, Workload, WorkloadError};
 
 #[cfg(test)]

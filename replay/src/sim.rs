@@ -317,7 +317,8 @@ struct Sim<'a> {
     /// CPU time each signalled phase must spend on arrival (interrupt and
     /// bytes), by global phase id.
     arrival_cost: Vec<(u64, u64)>,
-    phase_base: Vec<Vec<usize>>,
+    /// The jobs, flat.
+    f: Flat,
     /// Core each task is bound to (fixed policies) or last ran on.
     home: Vec<Option<u16>>,
     last_core: Vec<Option<u16>>,
@@ -340,6 +341,21 @@ struct Sim<'a> {
     rel: Vec<u64>,
     /// Cached offset (in the phase) of each task's next point.
     point: Vec<u64>,
+    /// Release times of waiting tasks, earliest first: `(rel, task)`,
+    /// entries whose task is no longer waiting or whose `rel` changed
+    /// left in place and skipped.
+    releases: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
+    /// Scratch buffer of `release`.
+    due: Vec<usize>,
+    /// Tasks ready or running (in no order), and each task's place in it
+    /// (`u32::MAX`: not there): what the schedulers look at.
+    active: Vec<u32>,
+    active_at: Vec<u32>,
+    /// Cores running a task (in no order), and each core's place in it.
+    busy: Vec<u16>,
+    busy_at: Vec<u32>,
+    /// Scratch buffer of `process_points`.
+    scratch_cores: Vec<usize>,
     /// Scratch buffers of `schedule`.
     cand: Vec<usize>,
     chosen: Vec<Option<usize>>,
@@ -350,6 +366,66 @@ struct Sim<'a> {
 
 const NOT_FIRED: u64 = u64::MAX;
 
+/// A phase released by a signal, in [`Flat::release`].
+const SIGNALLED: u64 = u64::MAX;
+
+/// The jobs of a replay in flat arrays, in task, job and phase order (a
+/// phase's global id is its place in them), so that the simulator's
+/// inner loop reads contiguous memory rather than nested vectors.
+struct Flat {
+    /// Per task, its first job's global index (one more entry at the end).
+    job_base: Vec<u32>,
+    /// Per global job, its first phase's global id (one more at the end).
+    job_phase: Vec<u32>,
+    /// Per global job, whether the trace saw it finish.
+    job_finished: Vec<bool>,
+    /// Per phase, its timer release (ns), or [`SIGNALLED`].
+    release: Vec<u64>,
+    /// Per phase, the execution it needs.
+    exec: Vec<u64>,
+    /// Per phase, its first action's index in `actions` (one more at the
+    /// end).
+    action_base: Vec<u32>,
+    /// The actions at execution offsets, in order.
+    actions: Vec<(u64, Action)>,
+}
+
+impl Flat {
+    fn of(replay: &Replay) -> Flat {
+        let jobs: usize = replay.tasks.iter().map(|t| t.jobs.len()).sum();
+        let phases: usize = replay.tasks.iter().flat_map(|t| &t.jobs).map(|j| j.phases.len()).sum();
+        let mut f = Flat {
+            job_base: Vec::with_capacity(replay.tasks.len() + 1),
+            job_phase: Vec::with_capacity(jobs + 1),
+            job_finished: Vec::with_capacity(jobs),
+            release: Vec::with_capacity(phases),
+            exec: Vec::with_capacity(phases),
+            action_base: Vec::with_capacity(phases + 1),
+            actions: Vec::new(),
+        };
+        for t in &replay.tasks {
+            f.job_base.push(f.job_finished.len() as u32);
+            for j in &t.jobs {
+                f.job_phase.push(f.exec.len() as u32);
+                f.job_finished.push(j.finished());
+                for p in &j.phases {
+                    f.release.push(match p.release {
+                        Release::Timer(at) => at,
+                        Release::Signal { .. } => SIGNALLED,
+                    });
+                    f.exec.push(p.exec_ns);
+                    f.action_base.push(f.actions.len() as u32);
+                    f.actions.extend_from_slice(&p.actions);
+                }
+            }
+        }
+        f.job_base.push(f.job_finished.len() as u32);
+        f.job_phase.push(f.exec.len() as u32);
+        f.action_base.push(f.actions.len() as u32);
+        f
+    }
+}
+
 /// Runs `replay` under `setup`.
 pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
     let n = replay.tasks.len();
@@ -357,16 +433,8 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         Policy::Single => 1,
         _ => usize::from(setup.platform.cores),
     };
-    let mut phase_base = Vec::with_capacity(n);
-    let mut total = 0;
-    for t in &replay.tasks {
-        let mut b = Vec::with_capacity(t.jobs.len());
-        for j in &t.jobs {
-            b.push(total);
-            total += j.phases.len();
-        }
-        phase_base.push(b);
-    }
+    let flat = Flat::of(replay);
+    let total = flat.exec.len();
     let last = k as u16 - 1;
     let placed = |i: usize| setup.core_of.map_or(0, |c| c[i]).min(last);
     let mask: Vec<Option<CoreSet>> = (0..n)
@@ -416,7 +484,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         fired: vec![NOT_FIRED; total],
         sent: vec![NOT_FIRED; total],
         arrival_cost: vec![(0, 0); total],
-        phase_base,
+        f: flat,
         home,
         last_core: vec![None; n],
         holder: vec![None; replay.objects],
@@ -468,6 +536,13 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         n_ready: 0,
         rel: vec![NOT_FIRED; n],
         point: vec![0; n],
+        releases: std::collections::BinaryHeap::with_capacity(2 * n),
+        due: Vec::with_capacity(n),
+        active: Vec::with_capacity(n),
+        active_at: vec![u32::MAX; n],
+        busy: Vec::with_capacity(k),
+        busy_at: vec![u32::MAX; k],
+        scratch_cores: Vec::with_capacity(k),
         cand: Vec::with_capacity(n),
         chosen: vec![None; k],
         placed: vec![false; n],
@@ -486,6 +561,13 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
 }
 
 impl Sim<'_> {
+    /// The time `work` takes on `core`, ns (rounded up).
+    #[inline]
+    fn time_for(&self, work: u64, core: u16) -> u64 {
+        let speed = self.speed(core);
+        if speed == 1.0 { work } else { (work as f64 / speed).ceil() as u64 }
+    }
+
     fn speed(&self, core: u16) -> f64 {
         if self.s.policy == Policy::Single { 1.0 } else { self.s.platform.speed[usize::from(core)] }
     }
@@ -504,21 +586,55 @@ impl Sim<'_> {
             self.ready_since[i] = now;
             self.n_ready += 1;
         }
+        let active = |s: State| matches!(s, State::Ready | State::Running(_));
+        match (active(self.state[i]), active(to)) {
+            (false, true) => {
+                self.active_at[i] = self.active.len() as u32;
+                self.active.push(i as u32);
+            }
+            (true, false) => {
+                let at = self.active_at[i] as usize;
+                self.active.swap_remove(at);
+                if let Some(&moved) = self.active.get(at) {
+                    self.active_at[moved as usize] = at as u32;
+                }
+                self.active_at[i] = u32::MAX;
+            }
+            _ => {}
+        }
         self.state[i] = to;
     }
 
     /// Recomputes the cached release time and next point of task `i`
     /// (after its phase, action index or fired signals changed).
     fn refresh(&mut self, i: usize) {
-        let t = &self.r.tasks[i];
-        let Some(job) = t.jobs.get(self.job[i]) else { return };
-        let phase = &job.phases[self.phase[i]];
-        let at = match phase.release {
-            Release::Timer(at) => at,
-            Release::Signal { .. } => self.fired[self.phase_base[i][self.job[i]] + self.phase[i]],
+        let gj = self.f.job_base[i] as usize + self.job[i];
+        if gj >= self.f.job_base[i + 1] as usize {
+            return;
+        }
+        let g = self.f.job_phase[gj] as usize + self.phase[i];
+        let at = match self.f.release[g] {
+            SIGNALLED => self.fired[g],
+            at => at,
         };
         self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
-        self.point[i] = phase.actions.get(self.next_action[i]).map_or(phase.exec_ns, |a| a.0);
+        if self.rel[i] != NOT_FIRED && self.state[i] == State::Waiting {
+            self.releases.push(std::cmp::Reverse((self.rel[i], i as u32)));
+        }
+        let a = self.f.action_base[g] as usize + self.next_action[i];
+        self.point[i] = if a < self.f.action_base[g + 1] as usize { self.f.actions[a].0 } else { self.f.exec[g] };
+    }
+
+    /// The global index of task `i`'s current job.
+    #[inline]
+    fn global_job(&self, i: usize) -> usize {
+        self.f.job_base[i] as usize + self.job[i]
+    }
+
+    /// The global id of task `i`'s current phase.
+    #[inline]
+    fn global_phase(&self, i: usize) -> usize {
+        self.f.job_phase[self.global_job(i)] as usize + self.phase[i]
     }
 
     /// Release time of task i's current phase, if known.
@@ -550,12 +666,11 @@ impl Sim<'_> {
             }
             // Next event: a running task's next point, or a release.
             let mut next = u64::MAX;
-            for c in 0..self.k {
-                if let Some(i) = self.running[c] {
-                    let work = self.work_to_next(i);
-                    let dt = (work as f64 / self.speed(c as u16)).ceil() as u64;
-                    next = next.min(now + dt.max(u64::from(work > 0)));
-                }
+            for &c in &self.busy {
+                let i = self.running[usize::from(c)].expect("a busy core runs a task");
+                let work = self.work_to_next(i);
+                let dt = self.time_for(work, c);
+                next = next.min(now + dt.max(u64::from(work > 0)));
             }
             next = next.min(next_release);
             if next == u64::MAX {
@@ -563,22 +678,22 @@ impl Sim<'_> {
             }
             let dt = next - now;
             // Some core idle while a task waits ready: not work-conserving.
-            if self.n_ready > 0 && self.running.iter().any(Option::is_none) {
+            if self.n_ready > 0 && self.busy.len() < self.k {
                 self.out.non_work_conserving_ns += dt;
             }
-            for c in 0..self.k {
-                if let Some(i) = self.running[c] {
-                    let speed = self.speed(c as u16);
-                    let work = self.work_to_next(i);
-                    let ran = if now + (work as f64 / speed).ceil() as u64 <= next {
-                        work
-                    } else {
-                        (((dt as f64) * speed).floor() as u64).min(work)
-                    };
-                    let from_owed = ran.min(self.owed[i]);
-                    self.owed[i] -= from_owed;
-                    self.done[i] += ran - from_owed;
-                }
+            for b in 0..self.busy.len() {
+                let c = self.busy[b];
+                let i = self.running[usize::from(c)].expect("a busy core runs a task");
+                let work = self.work_to_next(i);
+                let ran = if now + self.time_for(work, c) <= next {
+                    work
+                } else {
+                    let speed = self.speed(c);
+                    if speed == 1.0 { dt.min(work) } else { (((dt as f64) * speed).floor() as u64).min(work) }
+                };
+                let from_owed = ran.min(self.owed[i]);
+                self.owed[i] -= from_owed;
+                self.done[i] += ran - from_owed;
             }
             now = next;
             if dt == 0 && !self.progress_possible() {
@@ -601,18 +716,27 @@ impl Sim<'_> {
     /// Waiting tasks whose release has come become ready; returns the
     /// earliest release still to come (`u64::MAX`: none known).
     fn release(&mut self, now: u64) -> u64 {
-        let mut next = u64::MAX;
-        for i in 0..self.r.tasks.len() {
-            if self.state[i] != State::Waiting {
+        // Due releases, in task order (the least-loaded policy's choice of
+        // core depends on the tasks released before).
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        while let Some(&std::cmp::Reverse((at, i))) = self.releases.peek() {
+            let i = i as usize;
+            if self.state[i] != State::Waiting || self.rel[i] != at {
+                // Stale: released already, or its release time changed.
+                self.releases.pop();
                 continue;
             }
-            let at = self.rel[i];
             if at > now {
-                if at != NOT_FIRED {
-                    next = next.min(at);
-                }
-                continue;
+                break;
             }
+            self.releases.pop();
+            due.push(i);
+        }
+        due.sort_unstable();
+        due.dedup();
+        for &i in &due {
+            let at = self.rel[i];
             self.set_state(i, State::Ready, now);
             self.dirty = true;
             let (released, signal_cost, bytes_cost) = self.release_of(i, at);
@@ -629,21 +753,29 @@ impl Sim<'_> {
                 }
             }
         }
-        next
+        self.due = due;
+        // The earliest release still to come.
+        while let Some(&std::cmp::Reverse((at, i))) = self.releases.peek() {
+            let i = i as usize;
+            if self.state[i] == State::Waiting && self.rel[i] == at {
+                return at;
+            }
+            self.releases.pop();
+        }
+        u64::MAX
     }
 
     /// When task `i`'s current phase was released (its timer, or when its
     /// signal was sent; `at` if unknown), and the CPU time its signal's
     /// arrival costs (interrupt, bytes).
     fn release_of(&self, i: usize, at: u64) -> (u64, u64, u64) {
-        let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
-        match phase.release {
-            Release::Timer(t) => (t, 0, 0),
-            Release::Signal { .. } => {
-                let id = self.phase_base[i][self.job[i]] + self.phase[i];
+        let id = self.global_phase(i);
+        match self.f.release[id] {
+            SIGNALLED => {
                 let (signal, bytes) = self.arrival_cost[id];
                 (self.sent[id].min(at), signal, bytes)
             }
+            t => (t, 0, 0),
         }
     }
 
@@ -671,15 +803,23 @@ impl Sim<'_> {
     /// before its next point, as the kernel does inside the send call.
     fn process_points(&mut self, now: u64) {
         {
-            for c in 0..self.k {
+            // In core order: what one core's task does at this instant
+            // (a signal, a take) comes before the next core's.
+            let mut cores = std::mem::take(&mut self.scratch_cores);
+            cores.clear();
+            cores.extend(self.busy.iter().map(|&c| usize::from(c)));
+            cores.sort_unstable();
+            for &c in &cores {
                 let Some(i) = self.running[c] else { continue };
                 let State::Running(core) = self.state[i] else { continue };
                 if self.work_to_next(i) > 0 {
                     continue;
                 }
                 self.dirty = true;
-                let phase = &self.r.tasks[i].jobs[self.job[i]].phases[self.phase[i]];
-                if let Some(&(_, action)) = phase.actions.get(self.next_action[i]) {
+                let g = self.global_phase(i);
+                let a = self.f.action_base[g] as usize + self.next_action[i];
+                if a < self.f.action_base[g + 1] as usize {
+                    let action = self.f.actions[a].1;
                     self.next_action[i] += 1;
                     self.refresh(i);
                     match action {
@@ -702,32 +842,34 @@ impl Sim<'_> {
                 }
                 // End of the phase.
                 self.stop(i, now);
-                let t = &self.r.tasks[i];
-                if self.phase[i] + 1 < t.jobs[self.job[i]].phases.len() {
+                let gj = self.global_job(i);
+                if self.f.job_phase[gj] as usize + self.phase[i] + 1 < self.f.job_phase[gj + 1] as usize {
                     self.phase[i] += 1;
                 } else {
-                    if t.jobs[self.job[i]].finished() {
+                    if self.f.job_finished[gj] {
                         self.responses[i].push(now - self.job_release[i]);
                     }
                     self.phase[i] = 0;
                     self.job[i] += 1;
-                    if self.s.policy == Policy::SmpLeastLoaded && !t.isr {
+                    if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
                         self.home[i] = None;
                     }
                 }
                 self.done[i] = 0;
                 self.next_action[i] = 0;
                 self.wait_from[i] = now;
-                let next = if self.job[i] >= t.jobs.len() { State::Done } else { State::Waiting };
+                let jobs = (self.f.job_base[i + 1] - self.f.job_base[i]) as usize;
+                let next = if self.job[i] >= jobs { State::Done } else { State::Waiting };
                 self.set_state(i, next, now);
                 self.refresh(i);
             }
+            self.scratch_cores = cores;
         }
     }
 
     fn signal(&mut self, now: u64, (from, core): (usize, u16), target: u32, job: u32, phase: u32, bytes: u32) {
         let t = target as usize;
-        let id = self.phase_base[t][job as usize] + phase as usize;
+        let id = self.f.job_phase[self.f.job_base[t] as usize + job as usize] as usize + phase as usize;
         if self.fired[id] != NOT_FIRED {
             // Already released by another signal: this one changes nothing.
             return;
@@ -783,6 +925,12 @@ impl Sim<'_> {
                 self.out.timeline.push(Segment { core: c, task: i as u32, start_ns: self.seg_start[i], end_ns: now });
             }
             self.running[usize::from(c)] = None;
+            let at = self.busy_at[usize::from(c)] as usize;
+            self.busy.swap_remove(at);
+            if let Some(&moved) = self.busy.get(at) {
+                self.busy_at[usize::from(moved)] = at as u32;
+            }
+            self.busy_at[usize::from(c)] = u32::MAX;
             self.set_state(i, State::Ready, now);
         }
     }
@@ -804,6 +952,10 @@ impl Sim<'_> {
             self.out.job_starts.push((i as u32, self.job[i] as u32, self.job_release[i], now));
         }
         self.set_state(i, State::Running(core), now);
+        if self.running[usize::from(core)].is_none() {
+            self.busy_at[usize::from(core)] = self.busy.len() as u32;
+            self.busy.push(core);
+        }
         self.running[usize::from(core)] = Some(i);
         self.seg_start[i] = now;
     }
@@ -820,12 +972,11 @@ impl Sim<'_> {
             self.schedule_fixed(now);
             return;
         }
-        let n = self.r.tasks.len();
         // Candidates: ready or running, most urgent first; running ones
         // first among equals, then lower index.
         let mut cand = std::mem::take(&mut self.cand);
         cand.clear();
-        cand.extend((0..n).filter(|&i| matches!(self.state[i], State::Ready | State::Running(_))));
+        cand.extend(self.active.iter().map(|&i| i as usize));
         cand.sort_unstable_by_key(|&i| {
             (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), i)
         });
@@ -930,10 +1081,8 @@ impl Sim<'_> {
         chosen.iter_mut().for_each(|c| *c = None);
         let key =
             |sim: &Self, i: usize| (sim.urgency(i), matches!(sim.state[i], State::Running(_)), std::cmp::Reverse(i));
-        for i in 0..self.r.tasks.len() {
-            if !matches!(self.state[i], State::Ready | State::Running(_)) {
-                continue;
-            }
+        for a in 0..self.active.len() {
+            let i = self.active[a] as usize;
             let Some(h) = self.home[i] else { continue };
             let slot = &mut chosen[usize::from(h)];
             if slot.is_none_or(|j| key(self, i) > key(self, j)) {

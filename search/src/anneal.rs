@@ -7,17 +7,18 @@
 //! it may not use or next to a task it must avoid, never increase the load
 //! above a core's limit (the overload part of the objective only falls), and a
 //! move that raises the cross traffic by Δ is accepted with probability
-//! exp(-Δ / T). The temperature falls geometrically from the mean cost of
-//! random uphill moves to a thousandth of it.
+//! exp(-Δ / T) ([`Cooling`]). The temperature falls geometrically from the
+//! mean cost of random uphill moves to a thousandth of it.
 //!
 //! Restarts run in parallel with rayon, each with its own generator seeded
 //! from `seed` and its index, and the best is chosen by (objective, restart
 //! index), so the result is the same for any thread count.
 
 use corera_placement::rng::SplitMix64;
-use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
+use corera_placement::{CoreId, Placement, Platform, Problem, TrafficScore};
 use rayon::prelude::*;
 
+use crate::cooling::Cooling;
 use crate::{SearchError, Solution, Solver, solution};
 
 /// Simulated annealing with restarts.
@@ -83,8 +84,8 @@ impl<'a> Walk<'a> {
         self.load.iter().enumerate().map(|(c, &l)| self.over(c, l)).sum()
     }
 
-    fn objective(&self) -> Objective {
-        Objective { overload_ns: self.overload(), cross_traffic: self.cross }
+    fn score(&self) -> TrafficScore {
+        TrafficScore { overload_ns: self.overload(), cross_traffic: self.cross }
     }
 
     /// Change of (overload, cross) when task `i` moves to core `to`.
@@ -127,17 +128,6 @@ impl<'a> Walk<'a> {
         self.problem.adjacency[i].iter().filter(|a| a.0 as usize == j).map(|a| a.1).sum()
     }
 
-    /// Whether tasks `i` and `j` may trade cores: each may use the other's
-    /// core, and no other task either must avoid is there.
-    fn swap_fits(&self, i: usize, j: usize) -> bool {
-        let (ci, cj) = (self.core_of[i], self.core_of[j]);
-        let p = self.problem;
-        let clear = |t: usize, other: usize, on: CoreId| {
-            p.apart[t].iter().all(|&x| x as usize == other || self.core_of[x as usize] != on)
-        };
-        p.allows(i, cj.into()) && p.allows(j, ci.into()) && clear(i, j, cj) && clear(j, i, ci)
-    }
-
     /// Change of (overload, cross) when tasks `i` and `j` (on different
     /// cores) swap cores.
     fn swap_delta(&self, i: usize, j: usize) -> (i64, i64) {
@@ -156,13 +146,19 @@ impl<'a> Walk<'a> {
 }
 
 impl Annealer {
-    fn walk(&self, problem: &Problem, platform: &Platform, start: &[CoreId], restart: u32) -> (Objective, Vec<CoreId>) {
+    fn walk(
+        &self,
+        problem: &Problem,
+        platform: &Platform,
+        start: &[CoreId],
+        restart: u32,
+    ) -> (TrafficScore, Vec<CoreId>) {
         let n = problem.len();
         let k = platform.cores as usize;
         let mut rng = SplitMix64::new(self.seed ^ (u64::from(restart) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let movable: Vec<usize> = (0..n).filter(|&i| problem.pinned[i].is_none()).collect();
         let mut w = Walk::new(problem, platform, start.to_vec());
-        let mut best = (w.objective(), w.core_of.clone());
+        let mut best = (w.score(), w.core_of.clone());
         if movable.is_empty() || k < 2 {
             return best;
         }
@@ -174,17 +170,12 @@ impl Annealer {
             if to == w.core_of[i] as usize {
                 continue;
             }
-            let (_, d) = w.move_delta(i, to);
-            if d > 0 {
-                uphill.push(d as f64);
-            }
+            uphill.push(w.move_delta(i, to).1 as f64);
         }
-        let t0 = if uphill.is_empty() { 1.0 } else { uphill.iter().sum::<f64>() / uphill.len() as f64 };
         let steps = self.steps_per_task * n as u64;
-        let cooling = (1e-3f64).powf(1.0 / steps.max(1) as f64);
-        let mut t = t0;
+        let mut cooling = Cooling::geometric(Cooling::start_from(uphill), 1e-3, steps);
         for _ in 0..steps {
-            t *= cooling;
+            cooling.step();
             let i = movable[rng.below(movable.len() as u64) as usize];
             let swap = rng.below(2) == 0 && movable.len() > 1;
             let (j, (d_over, d_cross)) = if swap {
@@ -196,7 +187,7 @@ impl Annealer {
                 } else {
                     movable[rng.below(movable.len() as u64) as usize]
                 };
-                if problem.pinned[j].is_some() || w.core_of[j] == w.core_of[i] || !w.swap_fits(i, j) {
+                if problem.pinned[j].is_some() || w.core_of[j] == w.core_of[i] || !problem.swap_fits(i, j, &w.core_of) {
                     continue;
                 }
                 (Some(j), w.swap_delta(i, j))
@@ -208,7 +199,7 @@ impl Annealer {
                 }
                 (None, {
                     let d = w.move_delta(i, to);
-                    if d.0 > 0 || (d.0 == 0 && d.1 > 0 && rng.unit() >= (-(d.1 as f64) / t).exp()) {
+                    if d.0 > 0 || (d.0 == 0 && !cooling.accepts(d.1 as f64, &mut rng)) {
                         continue;
                     }
                     w.apply_move(i, to);
@@ -216,7 +207,7 @@ impl Annealer {
                 })
             };
             if let Some(j) = j {
-                if d_over > 0 || (d_over == 0 && d_cross > 0 && rng.unit() >= (-(d_cross as f64) / t).exp()) {
+                if d_over > 0 || (d_over == 0 && !cooling.accepts(d_cross as f64, &mut rng)) {
                     continue;
                 }
                 let (ci, cj) = (w.core_of[i] as usize, w.core_of[j] as usize);
@@ -224,7 +215,7 @@ impl Annealer {
                 w.apply_move(j, ci);
             }
             if d_over < 0 || d_cross < 0 {
-                let o = w.objective();
+                let o = w.score();
                 if o < best.0 {
                     best = (o, w.core_of.clone());
                 }
@@ -261,7 +252,7 @@ impl Annealer {
     /// `starts[r % starts.len()]`.
     pub fn solve_from(&self, problem: &Problem, platform: &Platform, starts: &[Vec<CoreId>]) -> Solution {
         assert!(!starts.is_empty(), "at least one start");
-        let results: Vec<(Objective, Vec<CoreId>)> = (0..self.restarts.max(1))
+        let results: Vec<(TrafficScore, Vec<CoreId>)> = (0..self.restarts.max(1))
             .into_par_iter()
             .map(|r| self.walk(problem, platform, &starts[r as usize % starts.len()], r))
             .collect();
@@ -301,24 +292,24 @@ mod tests {
         fn incremental_cost_equals_full_recomputation((problem, platform, start, moves) in arb_case()) {
             let mut w = Walk::new(&problem, &platform, start);
             for (i, j, to, swap) in moves {
-                let before = w.objective();
+                let before = w.score();
                 if swap {
                     if w.core_of[i] == w.core_of[j] { continue; }
                     let (d_over, d_cross) = w.swap_delta(i, j);
                     let (ci, cj) = (w.core_of[i] as usize, w.core_of[j] as usize);
                     w.apply_move(i, cj);
                     w.apply_move(j, ci);
-                    prop_assert_eq!(w.objective().overload_ns as i64 - before.overload_ns as i64, d_over);
-                    prop_assert_eq!(w.objective().cross_traffic as i64 - before.cross_traffic as i64, d_cross);
+                    prop_assert_eq!(w.score().overload_ns as i64 - before.overload_ns as i64, d_over);
+                    prop_assert_eq!(w.score().cross_traffic as i64 - before.cross_traffic as i64, d_cross);
                 } else {
                     if w.core_of[i] == to { continue; }
                     let (d_over, d_cross) = w.move_delta(i, to as usize);
                     w.apply_move(i, to as usize);
-                    prop_assert_eq!(w.objective().overload_ns as i64 - before.overload_ns as i64, d_over);
-                    prop_assert_eq!(w.objective().cross_traffic as i64 - before.cross_traffic as i64, d_cross);
+                    prop_assert_eq!(w.score().overload_ns as i64 - before.overload_ns as i64, d_over);
+                    prop_assert_eq!(w.score().cross_traffic as i64 - before.cross_traffic as i64, d_cross);
                 }
-                let full = Cost::of(&problem, &platform, &Placement::new(w.core_of.clone())).objective;
-                prop_assert_eq!(w.objective(), full);
+                let full = Cost::of(&problem, &platform, &Placement::new(w.core_of.clone())).score;
+                prop_assert_eq!(w.score(), full);
             }
         }
     }
@@ -339,6 +330,6 @@ mod tests {
         assert_eq!(one, run(2));
         // Annealing improves on its greedy start here.
         let greedy = crate::Greedy.solve(&problem, &platform, None).unwrap();
-        assert!(one.objective < greedy.objective, "{:?} vs {:?}", one.objective, greedy.objective);
+        assert!(one.score < greedy.score, "{:?} vs {:?}", one.score, greedy.score);
     }
 }

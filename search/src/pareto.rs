@@ -51,7 +51,7 @@ pub fn pareto(problem: &Problem, platform: &Platform, options: &Options) -> Resu
                     balance_tolerance: eps,
                     max_core_utilisation: cost.core_utilisation.iter().copied().fold(0.0, f64::max),
                     imbalance: cost.imbalance,
-                    cross_traffic: solution.objective.cross_traffic,
+                    cross_traffic: solution.score.cross_traffic,
                     solution,
                 });
             }
@@ -120,7 +120,7 @@ mod tests {
         assert_eq!(weighted_choice(&front, total, 0.0), front.len() - 1);
         assert_eq!(weighted_choice(&front, total, 100.0), 0);
         for p in &front {
-            assert_eq!(Cost::of(&problem, &platform, &p.solution.placement).objective.cross_traffic, p.cross_traffic);
+            assert_eq!(Cost::of(&problem, &platform, &p.solution.placement).score.cross_traffic, p.cross_traffic);
         }
     }
 }

@@ -9,7 +9,7 @@
 //! 5. with a time limit: the ILP for the time left, when nothing proved
 //!    optimality.
 
-use corera_placement::{Objective, Placement, Platform, Problem};
+use corera_placement::{Placement, Platform, Problem, TrafficScore};
 
 use crate::{
     Annealer, EXHAUSTIVE_MAX_TASKS, Exhaustive, Greedy, Ilp, Multilevel, Note, Options, SearchError, Solution, Solver,
@@ -58,20 +58,20 @@ impl<'a> Portfolio<'a> {
 
     fn tell(&self, stage: &str, best: &Solution) {
         if let Some(p) = &self.options.progress {
-            (p.0)(stage, best.objective, best.lower_bound);
+            (p.0)(stage, best.score, best.lower_bound);
         }
     }
 
     /// Placements that break a constraint rank after all that do not.
-    fn rank(&self, s: &Solution) -> (bool, Objective) {
-        (!self.problem.violations(&s.placement).is_empty(), s.objective)
+    fn rank(&self, s: &Solution) -> (bool, TrafficScore) {
+        (!self.problem.violations(&s.placement).is_empty(), s.score)
     }
 
     /// FM passes over `core_of` (annealing takes few steps per task on
     /// large graphs); whether they moved anything.
     fn polish(&self, core_of: &mut [u16]) -> bool {
         let limits = self.platform.core_limits(self.problem.total_load(), self.problem.horizon_ns);
-        crate::refine::refine(self.problem, self.platform, core_of, &limits) > 0
+        crate::partition::refinement::fm::refine(self.problem, self.platform, core_of, &limits) > 0
     }
 
     /// Greedy and multilevel: the better first.
@@ -167,14 +167,14 @@ impl<'a> Portfolio<'a> {
         self.polish(&mut core_of);
         let long = solution(problem, self.platform, Placement::new(core_of), "annealing", long.nodes);
         if self.rank(&long) < self.rank(&best) {
-            let lower = best.lower_bound.min(long.objective);
+            let lower = best.lower_bound.min(long.score);
             best = Solution {
                 lower_bound: lower,
                 notes: std::mem::take(&mut best.notes),
                 nodes: best.nodes + long.nodes,
                 ..long
             };
-            best.proven_optimal = best.lower_bound == best.objective;
+            best.proven_optimal = best.lower_bound == best.score;
         } else {
             best.nodes += long.nodes;
         }
@@ -201,11 +201,11 @@ impl<'a> Portfolio<'a> {
         let mut notes = std::mem::take(&mut best.notes);
         notes.retain(|n| !n.is_budget() || !ilp.proven_optimal);
         notes.extend(ilp.notes.iter().filter(|n| matches!(n, Note::Ilp { .. })).cloned());
-        if ilp.objective < best.objective {
+        if ilp.score < best.score {
             best = ilp;
         }
-        best.lower_bound = lower.min(best.objective);
-        best.proven_optimal = best.lower_bound == best.objective;
+        best.lower_bound = lower.min(best.score);
+        best.proven_optimal = best.lower_bound == best.score;
         best.nodes = nodes;
         best.notes = notes;
         self.tell("ilp", &best);

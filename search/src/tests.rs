@@ -1,21 +1,21 @@
 //! Solver tests: the exhaustive search against brute force, determinism
 //! across thread counts, pins and budgets.
 
-use corera_placement::{Constraints, CoreId, CoreRule, Cost, Objective, Placement, Platform, Problem};
+use corera_placement::{Constraints, CoreId, CoreRule, Cost, Placement, Platform, Problem, TrafficScore};
 use proptest::prelude::*;
 
 use crate::{Exhaustive, Greedy, Options, SearchError, Solver, portfolio};
 
 /// The best objective over all k^n placements that meet the constraints,
 /// by plain enumeration (`None`: there is none).
-fn brute_force(problem: &Problem, platform: &Platform) -> Option<Objective> {
+fn brute_force(problem: &Problem, platform: &Platform) -> Option<TrafficScore> {
     let n = problem.len();
     let k = platform.cores as usize;
-    let mut best: Option<Objective> = None;
+    let mut best: Option<TrafficScore> = None;
     let mut core_of = vec![0u16; n];
     loop {
         if problem.violations(&Placement::new(core_of.clone())).is_empty() {
-            let o = Cost::of(problem, platform, &Placement::new(core_of.clone())).objective;
+            let o = Cost::of(problem, platform, &Placement::new(core_of.clone())).score;
             if best.is_none_or(|b| o < b) {
                 best = Some(o);
             }
@@ -93,7 +93,7 @@ proptest! {
             (Err(SearchError::Infeasible(_)), None) => return Ok(()),
             (Ok(s), Some(_)) => s,
             (other, brute) => {
-                prop_assert!(false, "search {:?}, brute force {:?}", other.map(|s| s.objective), brute);
+                prop_assert!(false, "search {:?}, brute force {:?}", other.map(|s| s.score), brute);
                 unreachable!()
             }
         };
@@ -104,9 +104,9 @@ proptest! {
             prop_assert!(problem.allows(i, c.into()));
         }
         prop_assert!(problem.violations(&s.placement).is_empty());
-        prop_assert_eq!(Cost::of(&problem, &platform, &s.placement).objective, s.objective);
+        prop_assert_eq!(Cost::of(&problem, &platform, &s.placement).score, s.score);
         prop_assert!(s.proven_optimal);
-        prop_assert_eq!(s.objective, brute);
+        prop_assert_eq!(s.score, brute);
         prop_assert_eq!(s.lower_bound, brute);
         // When no balanced placement exists, the search says so.
         prop_assert_eq!(brute.overload_ns > 0, !s.notes.is_empty());
@@ -114,10 +114,10 @@ proptest! {
         // meets the constraints (alone, they do not merge tasks kept
         // together, so they may break that one).
         let g = Greedy.solve(&problem, &platform, None).unwrap();
-        prop_assert!(g.objective >= s.objective || !problem.violations(&g.placement).is_empty());
+        prop_assert!(g.score >= s.score || !problem.violations(&g.placement).is_empty());
         let a = crate::Annealer { seed: 3, restarts: 2, steps_per_task: 50 }.solve(&problem, &platform, None).unwrap();
-        prop_assert!(a.objective >= s.objective || !problem.violations(&a.placement).is_empty());
-        prop_assert_eq!(Cost::of(&problem, &platform, &a.placement).objective, a.objective);
+        prop_assert!(a.score >= s.score || !problem.violations(&a.placement).is_empty());
+        prop_assert_eq!(Cost::of(&problem, &platform, &a.placement).score, a.score);
     }
 }
 
@@ -134,7 +134,7 @@ proptest! {
         }
         let ilp = crate::solve(crate::Method::Ilp, &problem, &platform, &Options::default()).unwrap();
         prop_assert!(ilp.proven_optimal, "{:?}", ilp.notes);
-        prop_assert_eq!(ilp.objective, brute);
+        prop_assert_eq!(ilp.score, brute);
         prop_assert!(problem.violations(&ilp.placement).is_empty());
     }
 }
@@ -193,16 +193,16 @@ proptest! {
         let start: Vec<CoreId> = (0..n).map(|i| (i % k as usize) as CoreId).collect();
         let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         let before = Cost::of(&problem, &platform, &Placement::new(start.clone()));
-        let refiners: [(&str, Refiner); 2] = [("FM", crate::refine::refine), ("flows", crate::flowcut::refine)];
+        let refiners: [(&str, Refiner); 2] = [("FM", crate::partition::refinement::fm::refine), ("flows", crate::partition::refinement::flows::refine)];
         for (name, refine) in refiners {
             let mut core_of = start.clone();
             let gained = refine(&problem, &platform, &mut core_of, &limits);
             let after = Cost::of(&problem, &platform, &Placement::new(core_of.clone()));
-            prop_assert_eq!(before.objective.cross_traffic - after.objective.cross_traffic, gained, "{}", name);
+            prop_assert_eq!(before.score.cross_traffic - after.score.cross_traffic, gained, "{}", name);
             for ((after, before), limit) in after.core_load_ns.iter().zip(&before.core_load_ns).zip(&limits) {
                 prop_assert!(after <= limit.max(before), "{}", name);
             }
-            prop_assert!(after.objective.overload_ns <= before.objective.overload_ns, "{}", name);
+            prop_assert!(after.score.overload_ns <= before.score.overload_ns, "{}", name);
             prop_assert_eq!(core_of[0], 0, "{}", name);
         }
     }
@@ -233,9 +233,9 @@ fn a_tiny_budget_gives_an_unproven_answer_with_a_valid_bound() {
     let greedy = Greedy.solve(&problem, &platform, None).unwrap();
     let cut = Exhaustive { node_budget: 200 }.solve(&problem, &platform, Some(&greedy)).unwrap();
     assert!(!cut.proven_optimal);
-    assert!(cut.lower_bound <= full.objective);
-    assert!(cut.objective >= full.objective);
-    assert!(cut.gap() > 0.0 || cut.objective == full.objective);
+    assert!(cut.lower_bound <= full.score);
+    assert!(cut.score >= full.score);
+    assert!(cut.gap() > 0.0 || cut.score == full.score);
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn topology_keeps_talkative_tasks_in_a_cluster() {
     assert_ne!(cluster(0), cluster(4));
     // One task per core: 4 x 3 / 2 = 6 in-cluster pairs x 10 per group at
     // distance 1, plus the cross edge at distance 10.
-    assert_eq!(s.objective.cross_traffic, 2 * 6 * 10 + 10);
+    assert_eq!(s.score.cross_traffic, 2 * 6 * 10 + 10);
 }
 
 #[test]

@@ -29,6 +29,7 @@
 
 use corera_placement::rng::SplitMix64;
 use corera_placement::{CoreId, Platform, Problem};
+use corera_search::Cooling;
 
 /// Pairwise same-core costs of the tasks of a problem.
 #[derive(Clone, Debug)]
@@ -90,6 +91,32 @@ impl Surrogate {
     /// What tasks `i` and `j` cost on one core (both directions).
     pub fn pair(&self, i: usize, j: usize) -> f64 {
         self.same[i * self.n + j]
+    }
+
+    /// The change of the waiting term of `S` when task `i` moves to core
+    /// `to` under `core_of`: O(tasks), for ordering the steps of a descent.
+    pub fn move_delta(&self, core_of: &[CoreId], i: usize, to: CoreId) -> f64 {
+        let from = core_of[i];
+        let row = &self.same[i * self.n..(i + 1) * self.n];
+        let mut d = 0.0;
+        for (j, &c) in core_of.iter().enumerate() {
+            if j != i {
+                if c == to {
+                    d += row[j];
+                } else if c == from {
+                    d -= row[j];
+                }
+            }
+        }
+        d
+    }
+
+    /// The change of the waiting term of `S` when tasks `i` and `j` (on
+    /// different cores) trade cores under `core_of`.
+    pub fn swap_delta(&self, core_of: &[CoreId], i: usize, j: usize) -> f64 {
+        let (ci, cj) = (core_of[i], core_of[j]);
+        // Each moves as if the other stayed; their own pair stays apart.
+        self.move_delta(core_of, i, cj) + self.move_delta(core_of, j, ci) - 2.0 * self.pair(i, j)
     }
 
     /// `S` of `core_of` (a placement of `problem`).
@@ -201,21 +228,14 @@ pub fn anneal(
         let i = movable[rng.below(movable.len() as u64) as usize];
         let to = rng.below(k as u64) as usize;
         if to != usize::from(w.core_of[i]) && problem.fits(i, to, &w.core_of) {
-            let (_, d) = w.move_delta(i, to);
-            if d > 0.0 {
-                uphill.push(d);
-            }
+            uphill.push(w.move_delta(i, to).1);
         }
     }
-    let t0 = if uphill.is_empty() { 1.0 } else { uphill.iter().sum::<f64>() / uphill.len() as f64 };
-    let cooling = (1e-3f64).powf(1.0 / steps.max(1) as f64);
-    let mut t = t0;
+    let mut cooling = Cooling::geometric(Cooling::start_from(uphill), 1e-3, steps);
     for _ in 0..steps {
-        t *= cooling;
+        cooling.step();
         let i = movable[rng.below(movable.len() as u64) as usize];
-        let accept = |rng: &mut SplitMix64, d_over: i64, d: f64| {
-            d_over < 0 || (d_over == 0 && (d <= 0.0 || rng.unit() < (-d / t).exp()))
-        };
+        let accept = |rng: &mut SplitMix64, d_over: i64, d: f64| d_over < 0 || (d_over == 0 && cooling.accepts(d, rng));
         if rng.below(2) == 0 {
             let to = rng.below(k as u64 - 1) as usize;
             let to = if to >= usize::from(w.core_of[i]) { to + 1 } else { to };
@@ -230,7 +250,7 @@ pub fn anneal(
         } else {
             let j = movable[rng.below(movable.len() as u64) as usize];
             let (ci, cj) = (usize::from(w.core_of[i]), usize::from(w.core_of[j]));
-            if ci == cj || !swap_fits(problem, &w.core_of, i, j) {
+            if ci == cj || !problem.swap_fits(i, j, &w.core_of) {
                 continue;
             }
             let before = (overload(&w), w.value);
@@ -249,15 +269,6 @@ pub fn anneal(
         }
     }
     best.1
-}
-
-/// Whether tasks `i` and `j` may trade cores under the constraints.
-fn swap_fits(problem: &Problem, core_of: &[CoreId], i: usize, j: usize) -> bool {
-    let (ci, cj) = (core_of[i], core_of[j]);
-    let clear = |t: usize, other: usize, on: CoreId| {
-        problem.apart[t].iter().all(|&x| x as usize == other || core_of[x as usize] != on)
-    };
-    problem.allows(i, cj.into()) && problem.allows(j, ci.into()) && clear(i, j, cj) && clear(j, i, ci)
 }
 
 /// A start that keeps urgent tasks apart: tasks from the most urgent down

@@ -416,7 +416,7 @@ mod tests {
         assert!(limits.iter().all(|&l| l < 80), "{limits:?}: room for less than one more task");
         let mut core_of: Vec<CoreId> = (0..14).map(|i| (i / 7) as CoreId).collect();
         let mut fm = core_of.clone();
-        assert_eq!(crate::refine::refine(&problem, &platform, &mut fm, &limits), 0, "FM is stuck");
+        assert_eq!(crate::partition::refinement::fm::refine(&problem, &platform, &mut fm, &limits), 0, "FM is stuck");
         assert_eq!(refine(&problem, &platform, &mut core_of, &limits), 18, "{core_of:?}");
         assert_eq!((core_of[6], core_of[13]), (1, 0), "X and Y swapped");
         assert_eq!(core_of.iter().filter(|&&c| c == 1).count(), 7, "still seven tasks a core");

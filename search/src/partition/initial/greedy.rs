@@ -1,6 +1,6 @@
 //! Greedy construction plus single-task moves.
 
-use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
+use corera_placement::{CoreId, Placement, Platform, Problem, TrafficScore};
 
 use crate::{SearchError, Solution, Solver, solution};
 
@@ -130,8 +130,8 @@ pub(crate) fn improve(
             for &(j, w) in &problem.adjacency[i] {
                 to_core[core_of[j as usize] as usize] += w;
             }
-            let here = Objective { overload_ns: overload(load), cross_traffic: 0 };
-            let mut best: Option<(Objective, usize)> = None;
+            let here = TrafficScore { overload_ns: overload(load), cross_traffic: 0 };
+            let mut best: Option<(TrafficScore, usize)> = None;
             for to in (0..k).filter(|&c| c != from && problem.fits(i, c, core_of)) {
                 tried += 1;
                 load[from] -= problem.load[i];
@@ -147,7 +147,7 @@ pub(crate) fn improve(
                     .sum();
                 let better = o < here.overload_ns || (o == here.overload_ns && delta < 0);
                 if better {
-                    let key = Objective { overload_ns: o, cross_traffic: (delta + i128::from(u64::MAX / 2)) as u64 };
+                    let key = TrafficScore { overload_ns: o, cross_traffic: (delta + i128::from(u64::MAX / 2)) as u64 };
                     if best.is_none_or(|(b, _)| key < b) {
                         best = Some((key, to));
                     }

@@ -7,23 +7,24 @@
 //! quadratic assignment: pairwise swaps, simulated annealing over swaps,
 //! swaps again) to lower the topology-weighted traffic between blocks.
 //! Each partition is then refined by k-way FM passes with topology-aware
-//! gains ([`refine`](crate::refine)) and flows between pairs of cores
-//! ([`flowcut`](crate::flowcut)). More candidates come from a hierarchy
-//! coarsened by label propagation ([`coarsen`](crate::coarsen)), METIS on
+//! gains ([`fm`](refinement::fm)) and flows between pairs of cores
+//! ([`flows`](refinement::flows)). More candidates come from a hierarchy
+//! coarsened by label propagation ([`coarsening`]), METIS on
 //! its coarsest level and refinement at every level on the way down, then
 //! V-cycles from the best. The portfolio anneals from the best. METIS runs
 //! single threaded with a fixed seed, so its answer is reproducible.
-
-use std::sync::Mutex;
 
 use corera_placement::{CoreId, Placement, Platform, Problem};
 
 use crate::{SearchError, Solution, Solver, solution};
 
-/// METIS keeps its random-number state in a C global: two partitions
-/// computed at once in one process (parallel tests, a library user's
-/// threads) would interleave it and lose reproducibility. One at a time.
-static METIS: Mutex<()> = Mutex::new(());
+pub(crate) mod coarsening;
+pub(crate) mod initial;
+pub(crate) mod mapping;
+pub(crate) mod refinement;
+
+use initial::metis::metis_parts;
+use mapping::{clusters, map_blocks};
 
 /// METIS partitions and label-propagation hierarchies, mapped onto the
 /// platform's topology, then refined by FM and flows within the balance
@@ -46,13 +47,8 @@ const RUNS: u64 = 16;
 /// did no better than 24 (measured 2026-11-30).
 const CLUSTER_RUNS: u64 = 24;
 
-/// Annealing steps per block when mapping blocks onto cores. Ten times
-/// more moved add20 on mesh:8x8 up or down by up to 2 % depending on the
-/// candidate, not consistently down (measured 2026-11-30).
-const MAP_STEPS: u64 = 4000;
-
 /// Runs on a hierarchy coarsened by label propagation
-/// ([`coarsen`](crate::coarsen)), each with its own seed, and most
+/// ([`coarsening`]), each with its own seed, and most
 /// V-cycles after them. add20 two-way (ε = 3 %): 706 without them, 654
 /// with; single runs range from 651 to 745 with the seed, so a few are
 /// worth it (measured 2026-11-30).
@@ -66,64 +62,6 @@ const COARSEST_RUNS: u64 = 4;
 /// holds at most 1/(this × cores) of the load. On add20 two-way, 30 found
 /// 654 in four runs where 160 (Mt-KaHyPar's contraction limit) found 704.
 const COARSEST_PER_CORE: usize = 30;
-
-/// METIS's partition of the tasks `tasks` (the subgraph they induce) into
-/// `targets.len()` blocks with those shares of the load (k-way, or by
-/// recursive bisection when `bisect`), or `None`
-/// when METIS cannot be used (weights beyond its 32-bit range, an error
-/// inside it).
-fn metis_parts(
-    problem: &Problem,
-    tasks: &[usize],
-    targets: &[f64],
-    tolerance: f64,
-    seed: u64,
-    bisect: bool,
-) -> Option<Vec<metis::Idx>> {
-    let mut local = vec![u32::MAX; problem.len()];
-    for (l, &t) in tasks.iter().enumerate() {
-        local[t] = l as u32;
-    }
-    let mut xadj: Vec<metis::Idx> = Vec::with_capacity(tasks.len() + 1);
-    let mut adjncy = Vec::new();
-    let mut adjwgt = Vec::new();
-    xadj.push(0);
-    for &t in tasks {
-        for &(j, w) in &problem.adjacency[t] {
-            let j = local[j as usize];
-            if j != u32::MAX {
-                adjncy.push(metis::Idx::try_from(j).ok()?);
-                adjwgt.push(metis::Idx::try_from(w.max(1)).ok()?);
-            }
-        }
-        xadj.push(metis::Idx::try_from(adjncy.len()).ok()?);
-    }
-    // METIS wants positive vertex weights; scale loads into its range.
-    let max = problem.load.iter().copied().max().unwrap_or(1).max(1);
-    let scale = (max / 1_000_000).max(1);
-    let vwgt: Vec<metis::Idx> =
-        tasks.iter().map(|&t| metis::Idx::try_from((problem.load[t] / scale).max(1)).ok()).collect::<Option<_>>()?;
-    let ubvec = [1.0 + tolerance as metis::Real];
-    let total: f64 = targets.iter().sum();
-    let tpwgts: Vec<metis::Real> = targets.iter().map(|&t| (t / total) as metis::Real).collect();
-    let mut part = vec![0 as metis::Idx; tasks.len()];
-    let mut graph = metis::Graph::new(1, targets.len() as metis::Idx, &xadj, &adjncy).ok()?;
-    if targets.iter().any(|&t| t != targets[0]) {
-        graph = graph.set_tpwgts(&tpwgts);
-    }
-    let graph = graph
-        .set_vwgt(&vwgt)
-        .set_adjwgt(&adjwgt)
-        .set_ubvec(&ubvec)
-        .set_option(metis::option::Seed((seed % (i32::MAX as u64)) as metis::Idx));
-    let _one_at_a_time = METIS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if bisect {
-        graph.part_recursive(&mut part).ok()?;
-    } else {
-        graph.part_kway(&mut part).ok()?;
-    }
-    Some(part)
-}
 
 impl Multilevel {
     /// METIS's partition, or `None` when METIS cannot be used (one core,
@@ -234,7 +172,7 @@ impl Multilevel {
             return None;
         }
         let cap = problem.total_load().div_ceil(target as u64).max(1);
-        let (levels, coarse_blocks) = crate::coarsen::hierarchy(problem, target, cap, self.seed, blocks);
+        let (levels, coarse_blocks) = coarsening::hierarchy(problem, target, cap, self.seed, blocks);
         let coarsest = &levels.last()?.problem;
         let mut core_of = match coarse_blocks {
             Some(blocks) => polish(coarsest, platform, blocks, limits, self.name()).placement.core_of,
@@ -294,7 +232,7 @@ fn coarsened(problem: &Problem, platform: &Platform, groups: &[Vec<usize>]) -> O
 /// Keeps `candidate` when it beats `best` (or there is none yet); ties
 /// keep the earlier one.
 fn keep_better(best: &mut Option<Solution>, candidate: Solution) {
-    if best.as_ref().is_none_or(|b| candidate.objective < b.objective) {
+    if best.as_ref().is_none_or(|b| candidate.score < b.score) {
         *best = Some(candidate);
     }
 }
@@ -308,144 +246,17 @@ fn polish(problem: &Problem, platform: &Platform, mapped: Vec<CoreId>, limits: &
     for (i, &c) in core_of.iter().enumerate() {
         load[c as usize] += problem.load[i];
     }
-    crate::greedy::repair(problem, platform, &mut core_of, &mut load, limits);
-    crate::greedy::improve(problem, platform, &mut core_of, &mut load, limits);
-    crate::refine::refine(problem, platform, &mut core_of, limits);
+    initial::greedy::repair(problem, platform, &mut core_of, &mut load, limits);
+    initial::greedy::improve(problem, platform, &mut core_of, &mut load, limits);
+    crate::partition::refinement::fm::refine(problem, platform, &mut core_of, limits);
     // Flows move whole bands between two cores where FM is stuck; FM then
     // tidies what the new cut exposes.
-    while crate::flowcut::refine(problem, platform, &mut core_of, limits) > 0 {
-        if crate::refine::refine(problem, platform, &mut core_of, limits) == 0 {
+    while crate::partition::refinement::flows::refine(problem, platform, &mut core_of, limits) > 0 {
+        if crate::partition::refinement::fm::refine(problem, platform, &mut core_of, limits) == 0 {
             break;
         }
     }
     solution(problem, platform, Placement::new(core_of), name, problem.len() as u64)
-}
-
-/// The clusters of a platform: groups of cores joined by the smallest
-/// distance, when there are at least two, each has two cores or more, and
-/// every pair of cores in different groups is at one same larger distance.
-fn clusters(platform: &Platform) -> Option<Vec<Vec<usize>>> {
-    let k = platform.cores as usize;
-    let near = (0..k).flat_map(|a| (0..k).filter(move |&b| b != a).map(move |b| (a, b)));
-    let nearest = near.clone().map(|(a, b)| platform.distance(a, b)).min()?;
-    let mut group = vec![usize::MAX; k];
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for a in 0..k {
-        if group[a] != usize::MAX {
-            continue;
-        }
-        let members: Vec<usize> = (0..k).filter(|&b| b == a || platform.distance(a, b) == nearest).collect();
-        for &m in &members {
-            group[m] = groups.len();
-        }
-        groups.push(members);
-    }
-    let far: Vec<u64> = near.filter(|&(a, b)| group[a] != group[b]).map(|(a, b)| platform.distance(a, b)).collect();
-    let cliques = near_cliques(platform, &groups, nearest);
-    let ok = groups.len() >= 2
-        && groups.iter().all(|g| g.len() >= 2)
-        && cliques
-        && far.iter().all(|&d| d == far[0] && d > nearest);
-    ok.then_some(groups)
-}
-
-/// Whether every group's cores are all at distance `nearest` from each
-/// other.
-fn near_cliques(platform: &Platform, groups: &[Vec<usize>], nearest: u64) -> bool {
-    groups.iter().all(|g| g.iter().all(|&a| g.iter().all(|&b| a == b || platform.distance(a, b) == nearest)))
-}
-
-/// Renames blocks to cores so that blocks that talk much sit close: a
-/// quadratic assignment of blocks to cores, solved by pairwise swaps while
-/// the topology-weighted traffic between blocks falls, then by simulated
-/// annealing over swaps (seeded, so reproducible) and swaps again; only
-/// cores of equal speed trade blocks. On uniform platforms any naming is
-/// as good.
-fn map_blocks(problem: &Problem, platform: &Platform, blocks: &[CoreId], seed: u64) -> Vec<CoreId> {
-    let k = platform.cores as usize;
-    if platform.is_uniform() {
-        return blocks.to_vec();
-    }
-    let mut traffic = vec![0u64; k * k];
-    for &(a, b, w) in &problem.edges {
-        let (x, y) = (blocks[a as usize] as usize, blocks[b as usize] as usize);
-        if x != y {
-            traffic[x * k + y] += w;
-            traffic[y * k + x] += w;
-        }
-    }
-    // The blocks each block talks to, with the traffic.
-    let talks: Vec<Vec<(usize, i64)>> = (0..k)
-        .map(|x| (0..k).filter(|&z| traffic[x * k + z] > 0).map(|z| (z, traffic[x * k + z] as i64)).collect())
-        .collect();
-    // core[x]: the core of block x. Cost change of swapping the cores of
-    // blocks x and y, in O(blocks they talk to).
-    let delta = |core: &[usize], x: usize, y: usize| -> i64 {
-        let (cx, cy) = (core[x], core[y]);
-        let moved = |from: usize, to: usize, other: usize| -> i64 {
-            talks[from]
-                .iter()
-                .filter(|&&(z, _)| z != other)
-                .map(|&(z, t)| {
-                    t * (platform.distance(to, core[z]) as i64 - platform.distance(core[from], core[z]) as i64)
-                })
-                .sum()
-        };
-        moved(x, cy, y) + moved(y, cx, x)
-    };
-    let swappable = |core: &[usize], x: usize, y: usize| platform.speed[core[x]] == platform.speed[core[y]];
-    let descend = |core: &mut Vec<usize>| {
-        let mut improved = true;
-        while improved {
-            improved = false;
-            for x in 0..k {
-                for y in x + 1..k {
-                    if swappable(core, x, y) && delta(core, x, y) < 0 {
-                        core.swap(x, y);
-                        improved = true;
-                    }
-                }
-            }
-        }
-    };
-    let cost = |core: &[usize]| -> u64 {
-        (0..k)
-            .flat_map(|x| (0..k).map(move |y| (x, y)))
-            .map(|(x, y)| traffic[x * k + y] * platform.distance(core[x], core[y]))
-            .sum()
-    };
-    let mut core: Vec<usize> = (0..k).collect();
-    descend(&mut core);
-    let mut best = core.clone();
-    let mut best_cost = cost(&best);
-    // Annealing: the temperature starts at the mean positive swap delta
-    // and cools geometrically to 1 % of it.
-    let mut rng = corera_placement::rng::SplitMix64::new(seed ^ 0x6d61_7020);
-    let steps = MAP_STEPS * k as u64;
-    let sample: Vec<i64> = (0..64)
-        .map(|_| delta(&core, rng.below(k as u64) as usize, rng.below(k as u64) as usize).abs())
-        .filter(|&d| d > 0)
-        .collect();
-    let t0 = if sample.is_empty() { 1.0 } else { sample.iter().sum::<i64>() as f64 / sample.len() as f64 };
-    let mut current = best_cost as i64;
-    for step in 0..steps {
-        let (x, y) = (rng.below(k as u64) as usize, rng.below(k as u64) as usize);
-        if x == y || !swappable(&core, x, y) {
-            continue;
-        }
-        let d = delta(&core, x, y);
-        let t = t0 * 0.01f64.powf(step as f64 / steps as f64);
-        if d <= 0 || rng.unit() < (-(d as f64) / t).exp() {
-            core.swap(x, y);
-            current += d;
-            if (current as u64) < best_cost {
-                best_cost = current as u64;
-                best.clone_from(&core);
-            }
-        }
-    }
-    descend(&mut best);
-    blocks.iter().map(|&b| best[b as usize] as CoreId).collect()
 }
 
 impl Solver for Multilevel {
@@ -506,7 +317,7 @@ impl Solver for Multilevel {
             let Some(current) = best.as_ref() else { break };
             let me = Multilevel { seed: self.seed.wrapping_add(COMMUNITY_RUNS + cycle) };
             match me.community(problem, platform, &limits, Some(&current.placement.core_of)) {
-                Some(s) if s.objective < current.objective => best = Some(s),
+                Some(s) if s.score < current.score => best = Some(s),
                 _ => break,
             }
         }
@@ -591,7 +402,7 @@ mod tests {
     fn metis_splits_two_cliques_and_maps_them_onto_clusters() {
         let problem = crate::tests::two_cliques(8, 5);
         let s = Multilevel { seed: 1 }.solve(&problem, &Platform::identical(2), None).unwrap();
-        assert_eq!(s.objective.cross_traffic, 1, "{:?}", s.placement);
+        assert_eq!(s.score.cross_traffic, 1, "{:?}", s.placement);
         // Four blocks on rp2: the two blocks of each clique share a cluster.
         let rp2 = Platform::clusters(2, 4, 1, 10);
         let s = Multilevel { seed: 1 }.solve(&problem, &rp2, None).unwrap();

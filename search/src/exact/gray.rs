@@ -5,12 +5,12 @@
 //! through all 2^(n−1) assignments so that each step
 //! moves exactly one task: its cost change is O(degree) from a per-task
 //! "traffic to core 1" count. The space is cut into 2^m chunks by the top
-//! m tasks; chunks run in parallel with rayon and merge by (objective,
+//! m tasks; chunks run in parallel with rayon and merge by (score,
 //! chunk), so the answer, and the count of placements visited (the
 //! certificate), are the same on any thread count. Pins are honoured by
 //! skipping placements that break them.
 
-use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
+use corera_placement::{CoreId, Placement, Platform, Problem, TrafficScore};
 use rayon::prelude::*;
 
 use crate::{SearchError, Solution, Solver, solution};
@@ -29,7 +29,7 @@ impl GrayCode {
 const CHUNK_BITS: usize = 8;
 
 struct Chunk {
-    best: Objective,
+    best: TrafficScore,
     assign: u64,
     visited: u64,
 }
@@ -59,13 +59,13 @@ fn scan(problem: &Problem, limit: [u64; 2], prefix: u64, low_bits: usize, first:
             problem.allows(t, c as usize) && problem.apart[t].iter().all(|&j| core(assign, j as usize) != c)
         })
     };
-    let objective = |load: &[u64; 2], cross: u64| Objective {
+    let objective = |load: &[u64; 2], cross: u64| TrafficScore {
         overload_ns: load[0].saturating_sub(limit[0]) + load[1].saturating_sub(limit[1]),
         cross_traffic: cross,
     };
     let mut best = Chunk { best: objective(&load, cross), assign, visited: 1 };
     if !pins_ok(assign) {
-        best.best = Objective { overload_ns: u64::MAX, cross_traffic: u64::MAX };
+        best.best = TrafficScore { overload_ns: u64::MAX, cross_traffic: u64::MAX };
     }
     let has_pins = problem.allowed.iter().any(Option::is_some) || problem.apart.iter().any(|a| !a.is_empty());
     for step in 1u64..(1u64 << low_bits) {
@@ -133,7 +133,7 @@ impl Solver for GrayCode {
         let core_of = (0..n).map(|t| ((best.assign >> t) & 1) as CoreId).collect();
         let mut s = solution(problem, platform, Placement::new(core_of), self.name(), visited);
         s.proven_optimal = true;
-        s.lower_bound = s.objective;
+        s.lower_bound = s.score;
         Ok(s)
     }
 }
@@ -172,7 +172,7 @@ mod tests {
         fn enumeration_certifies_the_branch_and_bound((problem, platform) in arb_two_core()) {
             let g = GrayCode.solve(&problem, &platform, None).unwrap();
             let b = portfolio(&problem, &platform, &Options::default()).unwrap();
-            prop_assert_eq!(g.objective, b.objective);
+            prop_assert_eq!(g.score, b.score);
             let pinned = problem.pinned.iter().any(Option::is_some);
             prop_assert_eq!(g.nodes, 1u64 << (problem.len() - usize::from(!pinned)));
             prop_assert!(problem.pinned.iter().zip(&g.placement.core_of).all(|(p, &c)| p.is_none_or(|p| p == c)));

@@ -25,7 +25,7 @@
 
 use std::time::Instant;
 
-use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
+use corera_placement::{CoreId, Placement, Platform, Problem, TrafficScore};
 use good_lp::{Expression, ProblemVariables, Variable, variable};
 
 use crate::{Note, SearchError, Solution, Solver, solution};
@@ -227,7 +227,7 @@ impl Model {
     fn solve(self, time_limit: Option<f64>, seed: u64) -> Result<MipResult, String> {
         let Model { vars, objective, constraints, x, start } = self;
         let start: Vec<(usize, f64)> = start.into_iter().map(|(_, column, value)| (column, value)).collect();
-        crate::highs::solve(vars, objective, constraints, &start, time_limit, seed).map(|r| MipResult {
+        crate::exact::highs::solve(vars, objective, constraints, &start, time_limit, seed).map(|r| MipResult {
             core_of: r.values.map(|values| Model::placement(&x, |_, column| values[column])),
             optimal: r.optimal,
             bound: r.bound,
@@ -261,7 +261,7 @@ impl Solver for Ilp {
         };
         // An overloaded incumbent is no warm start for a model that forbids
         // overload.
-        let balanced = incumbent.objective.overload_ns == 0;
+        let balanced = incumbent.score.overload_ns == 0;
         let mut model = Model::build(problem, platform, &incumbent.placement.core_of);
         if !balanced {
             model.start.clear();
@@ -273,27 +273,27 @@ impl Solver for Ilp {
         // really costs no more than the incumbent.
         let point = result.core_of.map(|core_of| solution(problem, platform, Placement::new(core_of), self.name(), 0));
         let point = point.filter(|s| problem.violations(&s.placement).is_empty());
-        let claim_holds = result.optimal && point.as_ref().is_some_and(|s| s.objective <= incumbent.objective);
+        let claim_holds = result.optimal && point.as_ref().is_some_and(|s| s.score <= incumbent.score);
         let point_found = point.is_some();
         let mut best = match point {
-            Some(s) if s.objective < incumbent.objective => s,
+            Some(s) if s.score < incumbent.score => s,
             _ => incumbent.clone(),
         };
         let seconds = started.elapsed().as_secs_f64();
         best.notes.push(Note::Ilp { backend: ILP_BACKEND, status: result.status.clone(), seconds });
         if claim_holds {
             best.proven_optimal = true;
-            best.lower_bound = best.objective;
+            best.lower_bound = best.score;
         } else if result.optimal && !point_found && !balanced {
             // Proven: no placement keeps every core within its limit.
-            best.lower_bound = best.lower_bound.max(Objective { overload_ns: 1, cross_traffic: 0 });
+            best.lower_bound = best.lower_bound.max(TrafficScore { overload_ns: 1, cross_traffic: 0 });
             best.notes.push(Note::IlpNoBalancedPlacement);
         } else if let Some(bound) = result.bound {
             // Integer weights: the optimum is at least the bound rounded up.
             let bound = (bound - 1e-6).ceil().max(0.0) as u64;
-            let lower = Objective { overload_ns: 0, cross_traffic: bound.min(best.objective.cross_traffic) };
+            let lower = TrafficScore { overload_ns: 0, cross_traffic: bound.min(best.score.cross_traffic) };
             best.lower_bound = best.lower_bound.max(lower);
-            best.proven_optimal = best.lower_bound == best.objective;
+            best.proven_optimal = best.lower_bound == best.score;
         }
         Ok(best)
     }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// constraints under every objective.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Goal {
+pub enum Objective {
     /// Summed READY time in the replay (time jobs wait ready for a core):
     /// what the log-based placement literature measures. The default for
     /// traces.
@@ -23,43 +23,43 @@ pub enum Goal {
     Traffic,
 }
 
-impl Goal {
+impl Objective {
     /// Every objective: the one list the CLI's `--objective` values and
     /// the book's list come from.
-    pub const ALL: [Goal; 4] = [Goal::Ready, Goal::Response, Goal::Deadlines, Goal::Traffic];
+    pub const ALL: [Objective; 4] = [Objective::Ready, Objective::Response, Objective::Deadlines, Objective::Traffic];
 
     /// The `--objective` name.
     pub fn name(self) -> &'static str {
         match self {
-            Goal::Ready => "ready",
-            Goal::Response => "response",
-            Goal::Deadlines => "deadlines",
-            Goal::Traffic => "traffic",
+            Objective::Ready => "ready",
+            Objective::Response => "response",
+            Objective::Deadlines => "deadlines",
+            Objective::Traffic => "traffic",
         }
     }
 
     /// One line for `--help`.
     pub fn help(self) -> &'static str {
         match self {
-            Goal::Ready => "Summed READY time of the replayed jobs (the default for traces)",
-            Goal::Response => "Mean response time of the replayed jobs",
-            Goal::Deadlines => "Deadline misses of the replayed jobs, then summed lateness",
-            Goal::Traffic => "Cross-core traffic x core distance, without a replay",
+            Objective::Ready => "Summed READY time of the replayed jobs (the default for traces)",
+            Objective::Response => "Mean response time of the replayed jobs",
+            Objective::Deadlines => "Deadline misses of the replayed jobs, then summed lateness",
+            Objective::Traffic => "Cross-core traffic x core distance, without a replay",
         }
     }
 
     /// The objective named `name`.
-    pub fn from_name(name: &str) -> Option<Goal> {
-        Goal::ALL.into_iter().find(|g| g.name() == name)
+    pub fn from_name(name: &str) -> Option<Objective> {
+        Objective::ALL.into_iter().find(|g| g.name() == name)
     }
 
     /// Whether the replay judges it.
     pub fn is_timing(self) -> bool {
-        self != Goal::Traffic
+        self != Objective::Traffic
     }
 }
 
-impl std::fmt::Display for Goal {
+impl std::fmt::Display for Objective {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }

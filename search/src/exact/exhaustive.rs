@@ -19,10 +19,10 @@
 //! merged by (cost, subtree index), so the answer does not depend on the
 //! thread count.
 
-use corera_placement::{CoreId, Objective, Placement, Platform, Problem};
+use corera_placement::{CoreId, Placement, Platform, Problem, TrafficScore};
 use rayon::prelude::*;
 
-use crate::flow::CutBound;
+use crate::exact::cut_bound::CutBound;
 use crate::{Note, SearchError, Solution, Solver, solution};
 
 /// Branch and bound over every placement, within a node budget.
@@ -77,8 +77,8 @@ struct State {
 }
 
 impl State {
-    fn objective(&self) -> Objective {
-        Objective { overload_ns: self.overload, cross_traffic: self.cross }
+    fn score(&self) -> TrafficScore {
+        TrafficScore { overload_ns: self.overload, cross_traffic: self.cross }
     }
 }
 
@@ -89,7 +89,7 @@ struct Search<'t, 'a> {
     tree: &'t Tree<'a>,
     /// This search's own copy of the min-cut buffers.
     cut: Option<CutBound>,
-    best: Objective,
+    best: TrafficScore,
     best_assign: Option<Vec<CoreId>>,
     nodes: u64,
     budget: u64,
@@ -179,9 +179,9 @@ impl<'a> Tree<'a> {
     }
 
     /// Lower bound on the objective of every completion of `s`.
-    fn bound(&self, s: &State, depth: usize) -> Objective {
+    fn bound(&self, s: &State, depth: usize) -> TrafficScore {
         let room: u64 = s.load.iter().zip(&self.limits).map(|(&l, &m)| m.saturating_sub(l)).sum();
-        Objective {
+        TrafficScore {
             overload_ns: s.overload + self.remaining[depth].saturating_sub(room),
             cross_traffic: s.cross + self.cross_bound(s, depth),
         }
@@ -267,7 +267,7 @@ impl Search<'_, '_> {
     /// The tree's bound, tightened for two cores by the min cut between the
     /// placed sets (computed only when the overload ties with the best,
     /// and only as far as it can matter).
-    fn bound(&mut self, s: &State, depth: usize) -> Objective {
+    fn bound(&mut self, s: &State, depth: usize) -> TrafficScore {
         let mut bound = self.tree.bound(s, depth);
         if bound < self.best
             && bound.overload_ns == self.best.overload_ns
@@ -295,8 +295,8 @@ impl Search<'_, '_> {
         }
         let tree = self.tree;
         if depth == tree.order.len() {
-            if s.objective() < self.best {
-                self.best = s.objective();
+            if s.score() < self.best {
+                self.best = s.score();
                 self.best_assign = Some(s.assign.clone());
             }
             return;
@@ -305,7 +305,7 @@ impl Search<'_, '_> {
             return;
         }
         for step in tree.candidates(s, depth) {
-            let next = Objective { overload_ns: s.overload + step.0, cross_traffic: s.cross + step.1 };
+            let next = TrafficScore { overload_ns: s.overload + step.0, cross_traffic: s.cross + step.1 };
             if next >= self.best {
                 break;
             }
@@ -317,18 +317,18 @@ impl Search<'_, '_> {
 }
 
 /// A placement found by the search: its objective and cores by depth.
-type Best = (Objective, Vec<CoreId>);
+type Best = (TrafficScore, Vec<CoreId>);
 
 /// Outcome of a search: the best assignment found below `upper`, whether
 /// the whole tree was searched, and a lower bound on the optimum.
 struct Outcome {
     best: Option<Best>,
     complete: bool,
-    lower_bound: Objective,
+    lower_bound: TrafficScore,
     nodes: u64,
 }
 
-fn search(tree: &Tree<'_>, upper: Objective, budget: u64) -> Outcome {
+fn search(tree: &Tree<'_>, upper: TrafficScore, budget: u64) -> Outcome {
     let n = tree.order.len();
     let mut depth = 0;
     let mut prefixes = vec![tree.root()];
@@ -433,7 +433,7 @@ impl Solver for Exhaustive {
         let tree = Tree::new(problem, platform, limits.clone());
         // An incumbent that breaks a constraint bounds nothing.
         let incumbent = incumbent.filter(|s| problem.violations(&s.placement).is_empty());
-        let upper = incumbent.map_or(Objective { overload_ns: u64::MAX, cross_traffic: u64::MAX }, |s| s.objective);
+        let upper = incumbent.map_or(TrafficScore { overload_ns: u64::MAX, cross_traffic: u64::MAX }, |s| s.score);
         let outcome = search(&tree, upper, self.node_budget);
         let mut result = match (outcome.best, incumbent) {
             (Some((_, assign)), _) => solution(problem, platform, tree.placement(&assign), self.name(), 0),
@@ -449,13 +449,12 @@ impl Solver for Exhaustive {
             (None, None) => return Err(SearchError::Budget { nodes: outcome.nodes }),
         };
         result.proven_optimal = outcome.complete;
-        result.lower_bound =
-            if outcome.complete { result.objective } else { outcome.lower_bound.min(result.objective) };
+        result.lower_bound = if outcome.complete { result.score } else { outcome.lower_bound.min(result.score) };
         result.notes.clear();
         if !outcome.complete {
             result.notes.push(Note::NodeBudget { budget: self.node_budget, scaled_for_cores: None });
         }
-        if result.objective.overload_ns > 0 {
+        if result.score.overload_ns > 0 {
             let percent = |l: u64| l as f64 * 100.0 / problem.horizon_ns.max(1) as f64;
             let largest = limits.iter().copied().max().unwrap_or(0);
             result.notes.push(Note::Overloaded {

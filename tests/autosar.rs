@@ -1,0 +1,219 @@
+//! The AUTOSAR ECUC fragment and the OSEK OIL parsed back, element by
+//! element, against the strict placement of the analysis they came from.
+
+use std::collections::BTreeMap;
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+
+use crate::corera;
+
+/// An XML element: its name, text and children.
+#[derive(Debug, Default)]
+struct Node {
+    name: String,
+    text: String,
+    children: Vec<Node>,
+}
+
+impl Node {
+    fn child(&self, name: &str) -> Option<&Node> {
+        self.children.iter().find(|c| c.name == name)
+    }
+
+    fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Node> + 'a {
+        self.children.iter().filter(move |c| c.name == name)
+    }
+
+    /// Every descendant named `name`, depth first.
+    fn find<'a>(&'a self, name: &str, out: &mut Vec<&'a Node>) {
+        for c in &self.children {
+            if c.name == name {
+                out.push(c);
+            }
+            c.find(name, out);
+        }
+    }
+
+    fn text_of(&self, name: &str) -> String {
+        self.child(name).map(|c| c.text.clone()).unwrap_or_default()
+    }
+}
+
+fn parse_xml(text: &str) -> Node {
+    let mut reader = Reader::from_str(text);
+    let mut stack = vec![Node::default()];
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) => stack.push(Node { name: e.name().0.to_string(), ..Node::default() }),
+            Event::End(_) => {
+                let node = stack.pop().unwrap();
+                stack.last_mut().unwrap().children.push(node);
+            }
+            Event::Empty(e) => {
+                stack.last_mut().unwrap().children.push(Node { name: e.name().0.to_string(), ..Node::default() })
+            }
+            Event::Text(t) => stack.last_mut().unwrap().text.push_str(&t.xml10_content()),
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(stack.len(), 1, "every element closed");
+    stack.pop().unwrap()
+}
+
+/// The printer's analysis on `cores` cores (its recommendation floats
+/// tasks, so the targets write its best strict placement): the directory,
+/// the analysis file, and the strict placement they must write as
+/// `(task, core, isr)`.
+fn analysis(cores: u32) -> (tempfile::TempDir, std::path::PathBuf, Vec<(String, u64, bool)>) {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", "samples/printer/printer.log", "--cores", &cores.to_string(), "-q", "--replay-budget", "60"])
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let path = dir.path().join("analysis.json");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let floats = json["placement"].as_array().unwrap().iter().any(|p| p["cores"].as_array().unwrap().len() > 1);
+    let placement = if floats {
+        let best = json["alternatives"].as_array().unwrap().iter().find(|a| a["label"] == "best strict").unwrap();
+        best["placement"].clone()
+    } else {
+        json["placement"].clone()
+    };
+    let placement = placement
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["task"].as_str().unwrap().to_string(), p["core"].as_u64().unwrap(), p["kind"] == "isr"))
+        .collect();
+    (dir, path, placement)
+}
+
+/// The ARXML: one `EcucCoreDefinition` per core with its id, one
+/// OS-Application per core referring to it, and every task and ISR in the
+/// OS-Application of its core, exactly once, as `OsAppTaskRef` or
+/// `OsAppIsrRef` to an `OsTask` or `OsIsr` container.
+#[test]
+fn autosar_ecuc_assigns_each_task_to_the_os_application_of_its_core() {
+    let (dir, analysis, placement) = analysis(3);
+    let file = dir.path().join("Os_corera.arxml");
+    corera().arg("emit").arg(&analysis).args(["-q", "--target", "autosar", "-o"]).arg(&file).assert().success();
+    let root = parse_xml(&std::fs::read_to_string(&file).unwrap());
+    let autosar = root.child("AUTOSAR").expect("an AUTOSAR root");
+    let package = autosar.child("AR-PACKAGES").and_then(|p| p.child("AR-PACKAGE")).expect("a package");
+    assert_eq!(package.text_of("SHORT-NAME"), "Corera");
+    let modules: BTreeMap<String, &Node> = package
+        .child("ELEMENTS")
+        .unwrap()
+        .all("ECUC-MODULE-CONFIGURATION-VALUES")
+        .map(|m| (m.text_of("SHORT-NAME"), m))
+        .collect();
+    assert_eq!(modules["Os"].text_of("DEFINITION-REF"), "/AUTOSAR/EcucDefs/Os");
+    // EcuC: the cores and their ids.
+    let mut cores = Vec::new();
+    modules["EcuC"].find("ECUC-CONTAINER-VALUE", &mut cores);
+    let cores: BTreeMap<String, String> = cores
+        .into_iter()
+        .filter(|c| c.text_of("DEFINITION-REF").ends_with("/EcucHardware/EcucCoreDefinition"))
+        .map(|c| {
+            let mut values = Vec::new();
+            c.find("VALUE", &mut values);
+            (c.text_of("SHORT-NAME"), values[0].text.clone())
+        })
+        .collect();
+    assert_eq!(cores.len(), 3);
+    for c in 0..3 {
+        assert_eq!(cores[&format!("Core{c}")], c.to_string());
+    }
+    // Os: task and ISR containers, and the OS-Applications.
+    let containers: Vec<&Node> = modules["Os"].child("CONTAINERS").unwrap().all("ECUC-CONTAINER-VALUE").collect();
+    let kind_of: BTreeMap<String, String> = containers
+        .iter()
+        .map(|c| (c.text_of("SHORT-NAME"), c.text_of("DEFINITION-REF").rsplit('/').next().unwrap().to_string()))
+        .collect();
+    let mut assigned: BTreeMap<String, (u64, String)> = BTreeMap::new();
+    for app in containers.iter().filter(|c| c.text_of("DEFINITION-REF").ends_with("/Os/OsApplication")) {
+        let refs: Vec<(String, String)> = app
+            .child("REFERENCE-VALUES")
+            .unwrap()
+            .all("ECUC-REFERENCE-VALUE")
+            .map(|r| (r.text_of("DEFINITION-REF").rsplit('/').next().unwrap().to_string(), r.text_of("VALUE-REF")))
+            .collect();
+        let core_refs: Vec<&String> =
+            refs.iter().filter(|(d, _)| d == "OsApplicationCoreRef").map(|(_, v)| v).collect();
+        assert_eq!(core_refs.len(), 1, "one core per OS-Application");
+        let core: u64 = core_refs[0].strip_prefix("/Corera/EcuC/EcucHardware/Core").unwrap().parse().unwrap();
+        assert_eq!(app.text_of("SHORT-NAME"), format!("OsApplication_Core{core}"));
+        for (def, value) in refs.iter().filter(|(d, _)| d != "OsApplicationCoreRef") {
+            let name = value.strip_prefix("/Corera/Os/").unwrap().to_string();
+            let expected = if def == "OsAppIsrRef" { "OsIsr" } else { "OsTask" };
+            assert_eq!(kind_of[&name], expected, "{name} is referred to as {def}");
+            assert!(assigned.insert(name.clone(), (core, def.clone())).is_none(), "{name} in two OS-Applications");
+        }
+    }
+    let names = corera_emit::short_names(placement.iter().map(|(t, _, _)| t.as_str()));
+    assert_eq!(assigned.len(), placement.len(), "every task in one OS-Application");
+    for ((task, core, isr), name) in placement.iter().zip(&names) {
+        let (got, def) = &assigned[name];
+        assert_eq!(got, core, "{task}");
+        assert_eq!(def == "OsAppIsrRef", *isr, "{task}");
+    }
+}
+
+/// The OIL: a `CPU_DATA` per core and every task's and ISR's `CPU_ID`
+/// matching the strict placement; priorities as the trace gave them.
+#[test]
+fn oil_reads_back_to_the_strict_placement() {
+    let (dir, analysis, placement) = analysis(2);
+    let text = corera().arg("emit").arg(&analysis).args(["-q", "--target", "oil"]).output().unwrap();
+    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert_eq!(text.matches("CPU_DATA = CORE").count(), 2);
+    // OBJECT name { ATTR = value; ... };
+    let mut found: BTreeMap<String, (String, u64)> = BTreeMap::new();
+    let mut current: Option<(String, String)> = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("TASK ").or_else(|| line.strip_prefix("ISR ")) {
+            let kind = line.split(' ').next().unwrap().to_string();
+            current = Some((kind, rest.trim_end_matches(" {").to_string()));
+        } else if let (Some((kind, name)), Some(v)) = (&current, line.strip_prefix("CPU_ID = \"core")) {
+            let core: u64 = v.trim_end_matches("\";").parse().unwrap();
+            found.insert(name.clone(), (kind.clone(), core));
+        } else if line == "};" {
+            current = None;
+        }
+    }
+    let names = corera_emit::short_names(placement.iter().map(|(t, _, _)| t.as_str()));
+    assert_eq!(found.len(), placement.len());
+    for ((task, core, isr), name) in placement.iter().zip(&names) {
+        assert_eq!(found[name], ((if *isr { "ISR" } else { "TASK" }).to_string(), *core), "{task}");
+    }
+    assert!(text.contains("PRIORITY = "), "priorities from the trace");
+    drop(dir);
+}
+
+/// A placement file with masks and no strict alternative is refused by
+/// both targets, with the reason.
+#[test]
+fn autosar_refuses_a_placement_with_masks_and_no_strict_alternative() {
+    let (dir, analysis, _) = analysis(2);
+    let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&analysis).unwrap()).unwrap();
+    json["alternatives"] = serde_json::json!([]);
+    json["placement"][5]["cores"] = serde_json::json!([0, 1]);
+    let core = json["placement"][5]["core"].clone();
+    assert!(core == 0 || core == 1);
+    let path = dir.path().join("masks.json");
+    std::fs::write(&path, corera_emit::to_json(&json)).unwrap();
+    for target in ["autosar", "oil"] {
+        corera()
+            .arg("emit")
+            .arg(&path)
+            .args(["-q", "--target", target])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("AUTOSAR Classic binds each task to one core"));
+    }
+}

@@ -1,0 +1,3 @@
+//! Helpers shared by the integration tests and the benchmarks.
+
+pub(crate) mod baseline;
