@@ -175,7 +175,8 @@ pub(crate) struct PlaceArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub(crate) cores: u16,
     /// The target instead of `--cores`: `rp2` (2 clusters x 4 cores,
-    /// distance 1 inside, 10 across), `clusters:2x4[:1,10]`, `mesh:8x8`
+    /// distance 1 inside, 10 across), `esp32` (2 identical cores, all that
+    /// `--target esp-idf` expresses), `clusters:2x4[:1,10]`, `mesh:8x8`
     /// (hop distance), a core count, or a platform file (`.toml`).
     #[arg(long, value_name = "SPEC|FILE", conflicts_with = "cores")]
     pub(crate) platform: Option<String>,

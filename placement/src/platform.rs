@@ -407,8 +407,10 @@ impl Platform {
     }
 
     /// Parses a shorthand: `4` (identical cores), `rp2` (2 clusters × 4
-    /// cores, distance 1 inside, 10 across), `clusters:2x4[:1,10]`, or
-    /// `mesh:8x8`.
+    /// cores, distance 1 inside, 10 across), `esp32` (the two identical
+    /// cores of an ESP32, ESP32-S3 or ESP32-P4: on two cores every mask is
+    /// one core or both, all that ESP-IDF's `xTaskCreatePinnedToCore` can
+    /// express), `clusters:2x4[:1,10]`, or `mesh:8x8`.
     ///
     /// # Errors
     /// [`PlatformError::Unknown`] for anything else.
@@ -421,6 +423,11 @@ impl Platform {
         };
         if let Ok(n) = spec.parse::<CoreId>() {
             return if n >= 1 { Ok(Platform::identical(n)) } else { Err(unknown()) };
+        }
+        if spec == "esp32" {
+            let mut p = Platform::identical(2);
+            p.name = "esp32".into();
+            return Ok(p);
         }
         if spec == "rp2" {
             let mut p = Platform::clusters(2, 4, 1, 10);
@@ -596,6 +603,8 @@ mod tests {
         assert_eq!((mesh.distance(0, 63), mesh.distance(9, 18), mesh.distance(7, 8)), (14, 2, 8));
         let four = Platform::parse("4").unwrap();
         assert!(four.is_uniform());
+        let esp32 = Platform::parse("esp32").unwrap();
+        assert_eq!((esp32.cores, esp32.name.as_str(), esp32.is_uniform()), (2, "esp32", true));
         assert_eq!(four.distance(1, 2), 1);
         assert_eq!(Platform::parse("clusters:3x2:2,5").unwrap().distance(0, 2), 5);
         for bad in ["0", "mesh:0x3", "clusters:2x4:0,1", "torus:4", ""] {

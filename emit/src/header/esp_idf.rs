@@ -17,7 +17,7 @@ pub(super) fn check(a: &Analysis) -> Result<(), String> {
     if a.platform.cores > MAX_CORES {
         return Err(format!(
             "ESP-IDF runs FreeRTOS on at most {MAX_CORES} cores and this placement uses {} (platform `{}`): analyse \
-             with --cores 2 for an ESP32, or choose another --target",
+             with --platform esp32, or choose another --target",
             a.platform.cores, a.platform.name
         ));
     }
