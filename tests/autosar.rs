@@ -179,7 +179,7 @@ fn oil_reads_back_to_the_strict_placement() {
         if let Some(rest) = line.strip_prefix("TASK ").or_else(|| line.strip_prefix("ISR ")) {
             let kind = line.split(' ').next().unwrap().to_string();
             current = Some((kind, rest.trim_end_matches(" {").to_string()));
-        } else if let (Some((kind, name)), Some(v)) = (&current, line.strip_prefix("CPU_ID = \"core")) {
+        } else if let (Some((kind, name)), Some(v)) = (&current, line.strip_prefix("CPU_ID = \"Core")) {
             let core: u64 = v.trim_end_matches("\";").parse().unwrap();
             found.insert(name.clone(), (kind.clone(), core));
         } else if line == "};" {
@@ -215,5 +215,35 @@ fn autosar_refuses_a_placement_with_masks_and_no_strict_alternative() {
             .assert()
             .code(2)
             .stderr(predicates::str::contains("AUTOSAR Classic binds each task to one core"));
+    }
+}
+
+/// On a model on its own hardware, the cores carry the model's processing
+/// unit names in corera's order (WATERS 2019: core 0 is the GPU `GP10B`,
+/// core 1 `Core2`), never corera's indices, which would name another core
+/// of the model.
+#[test]
+fn a_models_cores_keep_their_names() {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", "tests/data/amalthea/waters2019_challenge.amxmi", "-q", "--replay-budget", "30", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let analysis = dir.path().join("analysis.json");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&analysis).unwrap()).unwrap();
+    let names: Vec<&str> =
+        json["model"]["info"]["cores"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(&names[..2], ["GP10B", "Core2"]);
+    let out = corera().arg("emit").arg(&analysis).args(["-q", "--target", "oil"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let declared: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("CPU_DATA = CORE { ID = \"")?.strip_suffix("\"; };"))
+        .collect();
+    assert_eq!(declared, names);
+    for line in text.lines().filter_map(|l| l.trim().strip_prefix("CPU_ID = \"")) {
+        assert!(names.contains(&line.trim_end_matches("\";")), "{line}");
     }
 }

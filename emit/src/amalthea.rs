@@ -48,10 +48,7 @@ impl Emitter for AmaltheaMapping {
 
     fn emit(&self, a: &Analysis) -> Vec<u8> {
         let model = a.model.as_ref().map(|m| &m.info);
-        let core_name = |c: u16| match model {
-            Some(m) if m.cores.len() == usize::from(a.platform.cores) => m.cores[usize::from(c)].name.clone(),
-            _ => format!("Core{c}"),
-        };
+        let core_name = |c: u16| a.core_name(c);
         // Schedulers: the model's whose cores cover the task's, else new
         // ones, one per distinct core set.
         let mut new: Vec<(String, Vec<u16>)> = Vec::new();

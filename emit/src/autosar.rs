@@ -98,6 +98,7 @@ impl Emitter for AutosarEcuc {
     fn emit(&self, a: &Analysis) -> Vec<u8> {
         let Ok((placement, which)) = strict(a) else { return Vec::new() };
         let tasks = ordered(placement);
+        let cores = core_short_names(a);
         let mut s = String::new();
         let _ = writeln!(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
         let _ = writeln!(
@@ -126,10 +127,10 @@ impl Emitter for AutosarEcuc {
             s,
             "              <DEFINITION-REF DEST=\"ECUC-PARAM-CONF-CONTAINER-DEF\">{ECUC_DEF}/EcucHardware</DEFINITION-REF>\n              <SUB-CONTAINERS>"
         );
-        for c in 0..a.platform.cores {
+        for (c, core) in cores.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "                <ECUC-CONTAINER-VALUE>\n                  <SHORT-NAME>Core{c}</SHORT-NAME>\n                  \
+                "                <ECUC-CONTAINER-VALUE>\n                  <SHORT-NAME>{core}</SHORT-NAME>\n                  \
                  <DEFINITION-REF DEST=\"ECUC-PARAM-CONF-CONTAINER-DEF\">{ECUC_DEF}/EcucHardware/EcucCoreDefinition</DEFINITION-REF>\n                  \
                  <PARAMETER-VALUES>\n                    <ECUC-NUMERICAL-PARAM-VALUE>\n                      \
                  <DEFINITION-REF DEST=\"ECUC-INTEGER-PARAM-DEF\">{ECUC_DEF}/EcucHardware/EcucCoreDefinition/EcucCoreId</DEFINITION-REF>\n                      \
@@ -157,14 +158,14 @@ impl Emitter for AutosarEcuc {
                  </ECUC-CONTAINER-VALUE>"
             );
         }
-        for c in 0..a.platform.cores {
+        for (c, core) in (0..a.platform.cores).zip(&cores) {
             let _ = writeln!(
                 s,
-                "            <ECUC-CONTAINER-VALUE>\n              <SHORT-NAME>OsApplication_Core{c}</SHORT-NAME>\n              \
+                "            <ECUC-CONTAINER-VALUE>\n              <SHORT-NAME>OsApplication_{core}</SHORT-NAME>\n              \
                  <DEFINITION-REF DEST=\"ECUC-PARAM-CONF-CONTAINER-DEF\">{OS_DEF}/OsApplication</DEFINITION-REF>\n              \
                  <REFERENCE-VALUES>\n                <ECUC-REFERENCE-VALUE>\n                  \
                  <DEFINITION-REF DEST=\"ECUC-REFERENCE-DEF\">{OS_DEF}/OsApplication/OsApplicationCoreRef</DEFINITION-REF>\n                  \
-                 <VALUE-REF DEST=\"ECUC-CONTAINER-VALUE\">/Corera/EcuC/EcucHardware/Core{c}</VALUE-REF>\n                \
+                 <VALUE-REF DEST=\"ECUC-CONTAINER-VALUE\">/Corera/EcuC/EcucHardware/{core}</VALUE-REF>\n                \
                  </ECUC-REFERENCE-VALUE>"
             );
             for (t, name) in tasks.iter().filter(|(t, _)| t.core == c) {
@@ -213,30 +214,39 @@ impl Emitter for OsekOil {
             a.input.hash
         );
         let _ = writeln!(s, " * {}.", which.replace("*/", "* /"));
-        let _ = writeln!(s, " * CPU_ID names the core of each task and ISR (core0, core1, ...). */\n");
+        let _ = writeln!(
+            s,
+            " * CPU_ID names the core of each task and ISR (the model's processing unit, else Core0, Core1, ...). */\n"
+        );
         let _ = writeln!(s, "OIL_VERSION = \"2.5\";\n\nCPU corera {{");
         let _ = writeln!(s, "    OS os {{\n        STATUS = EXTENDED;");
         for c in 0..a.platform.cores {
-            let _ = writeln!(s, "        CPU_DATA = CORE {{ ID = \"core{c}\"; }};");
+            let _ = writeln!(s, "        CPU_DATA = CORE {{ ID = \"{}\"; }};", a.core_name(c));
         }
         let _ = writeln!(s, "    }};\n");
         for (t, name) in &tasks {
             if t.kind == TaskKind::Isr {
                 let _ = writeln!(
                     s,
-                    "    ISR {name} {{\n        CATEGORY = 2;\n        CPU_ID = \"core{}\";\n    }};",
-                    t.core
+                    "    ISR {name} {{\n        CATEGORY = 2;\n        CPU_ID = \"{}\";\n    }};",
+                    a.core_name(t.core)
                 );
             } else {
                 let prio = priority(t).map_or(String::new(), |p| format!("        PRIORITY = {p};\n"));
                 let _ = writeln!(
                     s,
-                    "    TASK {name} {{\n        CPU_ID = \"core{}\";\n{prio}        ACTIVATION = 1;\n        SCHEDULE = FULL;\n        AUTOSTART = FALSE;\n    }};",
-                    t.core
+                    "    TASK {name} {{\n        CPU_ID = \"{}\";\n{prio}        ACTIVATION = 1;\n        SCHEDULE = FULL;\n        AUTOSTART = FALSE;\n    }};",
+                    a.core_name(t.core)
                 );
             }
         }
         let _ = writeln!(s, "}};");
         s.into_bytes()
     }
+}
+
+/// The cores' AUTOSAR short names, from [`Analysis::core_name`].
+fn core_short_names(a: &Analysis) -> Vec<String> {
+    let names: Vec<String> = (0..a.platform.cores).map(|c| a.core_name(c)).collect();
+    short_names(names.iter().map(String::as_str))
 }

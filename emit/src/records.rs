@@ -442,6 +442,17 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// The name of core `c`: the model's processing unit when the analysis
+    /// is of a model on its own hardware (corera numbers the model's cores
+    /// in its own order, so core 1 of WATERS 2019 is its `Core2`), else
+    /// `Core<c>`. Every output that names cores takes it from here.
+    pub fn core_name(&self, c: u16) -> String {
+        match self.model.as_ref().map(|m| &m.info.cores) {
+            Some(cores) if cores.len() == usize::from(self.platform.cores) => cores[usize::from(c)].name.clone(),
+            _ => format!("Core{c}"),
+        }
+    }
+
     /// The analysis of `r`.
     pub fn new(r: &Results<'_>) -> Analysis {
         let alternatives = r.timing.map_or_else(Vec::new, |t| Alternative::of(r, t));
