@@ -10,4 +10,4 @@ head -c 65536 ../samples/printer/printer.log > corpus/corera_log/printer.log
 for f in ../tests/data/amalthea/*.amxmi; do head -c 65536 "$f" > "corpus/amalthea/$(basename "$f")"; done
 printf 'corera-log 1 clock=ticks rate=1000 prio=low\ntask 1 isr 3 I\nobj q queue\n1 0 ienter 1\n2 0 send 1 q 8 2\n3 0 iexit 1\n' > corpus/corera_log/small.log
 for f in ../samples/tracealyzer/*.psf; do head -c 65536 "$f" > "corpus/psf/$(basename "$f")"; done
-for f in ../samples/systemview/*.SVDat; do head -c 65536 "$f" > "corpus/systemview/$(basename "$f")"; done
+for f in ../samples/systemview/*.SVDat ../samples/esp32/*/*.svdat; do head -c 65536 "$f" > "corpus/systemview/$(basename "$(dirname "$f")")-$(basename "$f")"; done

@@ -124,6 +124,15 @@ fn policy_parser() -> impl TypedValueParser<Value = Policy> {
     registry(Policy::ALL.to_vec(), Policy::name, Policy::help)
 }
 
+/// An event id, decimal or `0x` hexadecimal.
+fn parse_event_id(s: &str) -> Result<u16, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u16::from_str_radix(hex, 16),
+        None => s.parse(),
+    };
+    parsed.map_err(|_| format!("`{s}` is not an event id (a number up to 65535, decimal or 0x hexadecimal)"))
+}
+
 fn objective_parser() -> impl TypedValueParser<Value = Objective> {
     registry(Objective::ALL.to_vec(), Objective::name, Objective::help)
 }
@@ -137,9 +146,24 @@ pub(crate) struct InputArgs {
     /// The trace to read; `-` or nothing reads standard input.
     #[arg(value_name = "TRACE")]
     pub(crate) input: Option<PathBuf>,
+    /// More files of the same recording, one per core in core order, for
+    /// recorders that write one stream per core (SystemView on an ESP32:
+    /// `corera analyze cpu0.svdat cpu1.svdat`).
+    #[arg(value_name = "TRACE_OF_NEXT_CORE")]
+    pub(crate) more: Vec<PathBuf>,
     /// Trace format.
     #[arg(long, value_parser = format_parser(), default_value = "auto")]
     pub(crate) format: FormatChoice,
+    /// A SystemView description file (`SYSVIEW_<OS>.txt`, as SystemView
+    /// installs them) naming the recording OS's API calls, for an OS corera
+    /// has no table of (built in: FreeRTOS, ESP-IDF FreeRTOS, Zephyr).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) sysview_desc: Option<PathBuf>,
+    /// A Tracealyzer (PSF) event id the application writes with a
+    /// printf-style payload of its own (a custom printf, such as
+    /// `0x0FA0`), so that the records after it decode.
+    #[arg(long, value_name = "ID", value_parser = parse_event_id)]
+    pub(crate) psf_printf_id: Option<u16>,
     /// Skip malformed lines (with a counted warning) and sort events whose
     /// timestamps go backwards, instead of stopping with an error.
     #[arg(long)]

@@ -124,7 +124,7 @@ fn ingest(args: &IngestArgs, quiet: bool) -> anyhow::Result<()> {
     }
     let summary = TraceSummary::of(&parsed.trace);
     if args.json {
-        let input = corera_emit::records::Input::new(&name, parsed.format, parsed.source);
+        let input = corera_emit::records::Input::new(&name, parsed.format, parsed.source).with_notes(&parsed.notes);
         return stdout(&to_json(&IngestRecord::new(input, summary)));
     }
     let mut text = format!(
@@ -136,6 +136,9 @@ fn ingest(args: &IngestArgs, quiet: bool) -> anyhow::Result<()> {
         summary.cores_seen,
         summary.duration_ns as f64 / 1e9
     );
+    for note in &parsed.notes {
+        text.push_str(&format!("  {note}\n"));
+    }
     for (kind, n) in &summary.events_by_kind {
         text.push_str(&format!("  {kind:<10} {n:>10}\n"));
     }

@@ -55,11 +55,13 @@ impl Progress {
     }
 }
 
-/// The input's display name: its file name, or `<stdin>`.
+/// The input's display name: its file name (names joined by `+` for one
+/// file per core), or `<stdin>`.
 pub(crate) fn input_name(input: &InputArgs) -> String {
+    let name = |p: &Path| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
     match &input.input {
         Some(p) if p.as_os_str() != "-" => {
-            p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+            std::iter::once(name(p)).chain(input.more.iter().map(|m| name(m))).collect::<Vec<_>>().join("+")
         }
         _ => "<stdin>".to_string(),
     }
@@ -87,6 +89,20 @@ pub(crate) fn ingest(input: &InputArgs) -> anyhow::Result<Parsed> {
     options.filter.comm = input.comm.clone();
     options.model.horizon_ns = input.horizon;
     options.model.ticks = input.ticks;
+    options.sysview_desc = input.sysview_desc.clone();
+    options.psf_printf_event = input.psf_printf_id;
+    if !input.more.is_empty() {
+        let mut files = vec![(shown, reader)];
+        for p in &input.more {
+            let file =
+                std::fs::File::open(p).with_context(|| Usage(format!("could not open trace `{}`", p.display())))?;
+            files.push((
+                p.display().to_string(),
+                Box::new(BufReader::with_capacity(256 * 1024, file)) as Box<dyn BufRead>,
+            ));
+        }
+        return Ok(corera_trace_ingest::read_per_core(files, input.format, &options)?);
+    }
     Ok(corera_trace_ingest::read(&mut reader, input.format, &options)?)
 }
 
@@ -128,7 +144,7 @@ pub(crate) struct Prepared {
 impl Prepared {
     /// The input record.
     pub(crate) fn input(&self) -> Input {
-        Input::new(&self.name, self.parsed.format, self.parsed.source)
+        Input::new(&self.name, self.parsed.format, self.parsed.source).with_notes(&self.parsed.notes)
     }
 
     /// The replayable workload, with each task's deadline.

@@ -1229,3 +1229,40 @@ fn a_systemview_recording_gives_a_placement_and_a_header() {
     // UiMgr is not asserted.
     analyse_printer_recording("samples/systemview/printer.SVDat", "systemview");
 }
+
+/// Espressif's own ESP32 recordings (`samples/esp32/`): one file per core
+/// given together, and SystemView 3.60's multi-core file alone, read as the
+/// same two-core recording; its placement replays as recorded.
+#[test]
+fn an_esp32_recording_is_two_cores_from_one_file_per_core_or_one_multicore_file() {
+    let ingest = |files: &[&str]| -> serde_json::Value {
+        let out = corera().arg("ingest").args(files).args(["--json", "-q"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let pair =
+        ingest(&["samples/esp32/2025-sysview360/heap_log0.svdat", "samples/esp32/2025-sysview360/heap_log1.svdat"]);
+    let single = ingest(&["samples/esp32/2025-sysview360/heap_log_mcore.svdat"]);
+    for j in [&pair, &single] {
+        assert_eq!(j["summary"]["cores_seen"], 2, "{j}");
+        let notes = j["input"]["notes"].to_string();
+        assert!(notes.contains("ESP-IDF FreeRTOS") && notes.contains("2 cores"), "{notes}");
+    }
+    assert_eq!(pair["input"]["name"], "heap_log0.svdat+heap_log1.svdat");
+    // Both layouts hold the same run: the same tasks and events per kind.
+    assert_eq!(pair["summary"]["events_by_kind"], single["summary"]["events_by_kind"]);
+    assert_eq!(pair["summary"]["tasks"], single["summary"]["tasks"]);
+    // The recorded placement replays: each ISR on the core it ran on.
+    corera()
+        .args(["simulate", "--as-recorded", "samples/esp32/2025-sysview360/heap_log_mcore.svdat", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("on 2 core(s)"))
+        .stdout(predicate::str::is_match(r"(?m)^SysTick@cpu1 +1 ").unwrap());
+    // A file that is not a SystemView recording cannot be one of a core's.
+    corera()
+        .args(["ingest", "samples/esp32/2018-pair/cpu0.svdat", "samples/printer/printer.log"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("printer.log").and(predicate::str::contains("one stream per core")));
+}

@@ -60,6 +60,10 @@ pub struct Input {
     pub bytes: u64,
     /// 64-bit hash of those bytes, 16 hex digits.
     pub hash: String,
+    /// What the input says about itself (a recording's header: the tool
+    /// that saved it, its OS, its cores).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Input {
@@ -71,7 +75,14 @@ impl Input {
             format: format.to_string(),
             bytes: source.bytes,
             hash: format!("{:016x}", source.hash),
+            notes: Vec::new(),
         }
+    }
+
+    /// The same, with what the input says about itself.
+    pub fn with_notes(mut self, notes: &[String]) -> Input {
+        self.notes = notes.to_vec();
+        self
     }
 }
 

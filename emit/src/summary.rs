@@ -26,6 +26,9 @@ pub fn summary(a: &Analysis) -> String {
         format_args!("{:.3}", t.duration_ns as f64 / 1e9),
         a.input.format
     );
+    for note in &a.input.notes {
+        let _ = writeln!(s, "  {note}");
+    }
     let p = &a.placement;
     let name_width = p.iter().map(|x| x.task.chars().count()).max().unwrap_or(4).max(4);
     let core_width = p.iter().map(|x| cores_text(x).len()).max().unwrap_or(4).max(4);

@@ -90,7 +90,7 @@ impl Application<'_> {
 
     /// Pins, then the default pin of ISRs the user did not pin, then
     /// forbidden cores; every task must keep a core.
-    fn core_rules(&mut self, isr: &[bool]) -> Result<(), PlacementError> {
+    fn core_rules(&mut self, isr: &[Option<CoreId>]) -> Result<(), PlacementError> {
         let n = self.problem.len();
         let mut user_pinned = vec![false; n];
         for (r, pin) in self.constraints.pin.iter().enumerate() {
@@ -102,9 +102,12 @@ impl Application<'_> {
             self.why[i].push(Rule::Pin(r));
             user_pinned[i] = true;
         }
-        for i in (0..n).filter(|&i| isr.get(i) == Some(&true) && !user_pinned[i]) {
-            self.allowed[i].iter_mut().skip(1).for_each(|ok| *ok = false);
-            self.why[i].push(Rule::IsrDefault(i as u32));
+        for i in (0..n).filter(|&i| !user_pinned[i]) {
+            let Some(&Some(core)) = isr.get(i) else { continue };
+            for (c, ok) in self.allowed[i].iter_mut().enumerate() {
+                *ok &= c == usize::from(core);
+            }
+            self.why[i].push(Rule::IsrDefault(i as u32, core));
         }
         for (r, forbid) in self.constraints.forbid.iter().enumerate() {
             let i = self.lookup(&forbid.task, Rule::Forbid(r))?;
@@ -263,8 +266,8 @@ struct Groups {
 }
 
 impl Problem {
-    /// Applies `constraints` (and the default pin of the tasks marked in
-    /// `isr` to core 0), checking that they can all hold.
+    /// Applies `constraints` (and the default pin of each ISR, `isr[i]`: the
+    /// core its interrupt is routed to), checking that they can all hold.
     ///
     /// # Errors
     /// As [`Problem::from_graph`].
@@ -272,7 +275,7 @@ impl Problem {
         &mut self,
         platform: &Platform,
         constraints: &Constraints,
-        isr: &[bool],
+        isr: &[Option<CoreId>],
     ) -> Result<(), PlacementError> {
         let n = self.len();
         let k = usize::from(platform.cores);

@@ -154,8 +154,8 @@ pub(crate) enum Rule {
     Together(usize),
     /// `Constraints::apart[i]`.
     Apart(usize),
-    /// The default pin of an ISR to core 0.
-    IsrDefault(u32),
+    /// The default pin of an ISR: to the core it ran on, else core 0.
+    IsrDefault(u32, CoreId),
 }
 
 impl Constraints {
@@ -214,7 +214,12 @@ impl Constraints {
             Rule::Forbid(i) => format!("--forbid {}={}", self.forbid[i].task, self.forbid[i].cores_text()),
             Rule::Together(i) => format!("--together {}", self.together[i].join(",")),
             Rule::Apart(i) => format!("--apart {}", self.apart[i].join(",")),
-            Rule::IsrDefault(t) => format!("ISR `{}` on core 0 (the default; --pin it elsewhere)", names[t as usize]),
+            Rule::IsrDefault(t, 0) => {
+                format!("ISR `{}` on core 0 (the default; --pin it elsewhere)", names[t as usize])
+            }
+            Rule::IsrDefault(t, c) => {
+                format!("ISR `{}` on core {c}, where the recording ran it (--pin it elsewhere)", names[t as usize])
+            }
         }
     }
 }

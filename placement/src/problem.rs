@@ -195,9 +195,19 @@ impl Problem {
             graph.duration_ns,
         );
         problem.task_ids = placeable.iter().map(|t| t.id).collect();
-        let isr: Vec<bool> = placeable.iter().map(|t| t.kind == TaskKind::Isr).collect();
-        problem.apply(platform, constraints, &isr)?;
-        problem.isr = isr;
+        // An ISR stays on the core its interrupt is routed to: the one it
+        // ran on in a multi-core recording, else core 0.
+        let isr_core: Vec<Option<CoreId>> = placeable
+            .iter()
+            .map(|t| {
+                (t.kind == TaskKind::Isr).then(|| match t.cores[..] {
+                    [c] if c < platform.cores => c,
+                    _ => 0,
+                })
+            })
+            .collect();
+        problem.apply(platform, constraints, &isr_core)?;
+        problem.isr = isr_core.iter().map(Option::is_some).collect();
         Ok(problem)
     }
 
@@ -516,7 +526,7 @@ mod tests {
             apart: vec![names(&["A", "C"])],
             ..Default::default()
         };
-        p.apply(&Platform::identical(3), &c, &[true, false, false, false]).unwrap();
+        p.apply(&Platform::identical(3), &c, &[Some(0), None, None, None]).unwrap();
         // The ISR is pinned to core 0 by default; A's pin and forbid leave core 1.
         assert_eq!(p.pinned, vec![Some(0), Some(1), None, None]);
         assert_eq!(p.allowed[2], Some(vec![false, true, true]), "B takes C's forbid");
@@ -539,7 +549,7 @@ mod tests {
     #[test]
     fn conflicts_name_the_constraints_involved() {
         let platform = Platform::identical(2);
-        let isr = [true, false, false, false];
+        let isr = [Some(0), None, None, None];
         let cases = [
             (
                 Constraints { pin: vec![rule("A", &[1])], forbid: vec![rule("A", &[1])], ..Default::default() },

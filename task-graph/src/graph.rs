@@ -59,6 +59,9 @@ pub struct TaskMetrics {
     /// The runnables it ran, when the trace records them (BTF `R`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runnables: Vec<RunnableMetrics>,
+    /// The cores it ran on in the trace, in order.
+    #[serde(skip)]
+    pub cores: Vec<u16>,
 }
 
 fn is_zero(x: &u64) -> bool {
@@ -199,6 +202,12 @@ impl TaskGraph {
                         .filter(|r| r.task as usize == i)
                         .map(|r| RunnableMetrics { name: r.name.clone(), calls: r.calls, exec_ns: r.exec_ns })
                         .collect(),
+                    cores: {
+                        let mut cores: Vec<u16> = schedule.tasks[i].running.iter().map(|s| s.core).collect();
+                        cores.sort_unstable();
+                        cores.dedup();
+                        cores
+                    },
                 }
             })
             .collect();

@@ -8,6 +8,8 @@ use crate::model::{Event, EventKind, TaskId, Trace};
 
 #[derive(Debug, Default)]
 pub(crate) struct CoreState {
+    /// The core whose events these are.
+    core: u16,
     /// The running task.
     pub(crate) current: Option<TaskId>,
     /// ISRs running above it, innermost last.
@@ -19,6 +21,11 @@ pub(crate) struct CoreState {
 }
 
 impl CoreState {
+    /// The state of core `core`.
+    pub(crate) fn on(core: u16) -> CoreState {
+        CoreState { core, ..CoreState::default() }
+    }
+
     /// A task was added to the trace (ids are dense).
     pub(crate) fn add_task(&mut self) {
         self.blocking.push(false);
@@ -35,9 +42,9 @@ impl CoreState {
         if self.current != Some(t) {
             if let Some(prev) = self.current {
                 let kind = if self.blocking[prev as usize] { EventKind::Blocked } else { EventKind::Preempted };
-                trace.events.push(Event::new(now, 0, kind, prev));
+                trace.events.push(Event::new(now, self.core, kind, prev));
             }
-            trace.events.push(Event::new(now, 0, EventKind::SwitchIn, t));
+            trace.events.push(Event::new(now, self.core, EventKind::SwitchIn, t));
             self.current = Some(t);
         }
         self.blocking[t as usize] = false;
@@ -49,9 +56,9 @@ impl CoreState {
         if let Some(by) = self.signalled.take()
             && by != t
         {
-            trace.events.push(Event::new(now, 0, EventKind::Wakeup, by).with_peer(t));
+            trace.events.push(Event::new(now, self.core, EventKind::Wakeup, by).with_peer(t));
         }
-        trace.events.push(Event::new(now, 0, EventKind::Ready, t));
+        trace.events.push(Event::new(now, self.core, EventKind::Ready, t));
     }
 
     /// `t` (the running task when `None`, unless an ISR runs) made a
@@ -62,6 +69,11 @@ impl CoreState {
             self.blocking[t as usize] = true;
         }
         self.signalled = None;
+    }
+
+    /// Whose signal came last, forgetting it.
+    pub(crate) fn take_signal(&mut self) -> Option<TaskId> {
+        self.signalled.take()
     }
 
     /// The last event was a signal by `actor` (or none).

@@ -30,21 +30,51 @@ pub enum ReadError {
     },
 }
 
-/// A malformed input line, with where it is and what was expected.
-#[derive(Debug, thiserror::Error)]
-#[error("{path}:{line}:{column}: invalid {format} input")]
+/// A malformed input line (or, in a binary input, byte), with where it is
+/// and what was expected.
+#[derive(Debug)]
 pub struct ParseError {
     /// File name as given.
     pub path: String,
-    /// 1-based line number.
+    /// 1-based line number; in a binary input (`column` 0), the offset of
+    /// the first offending byte.
     pub line: u64,
-    /// 1-based column (in bytes) where the problem starts.
+    /// 1-based column (in bytes) where the problem starts; 0 in a binary
+    /// input, where `line` is a byte offset.
     pub column: u32,
     /// Name of the format being read.
     pub format: &'static str,
     /// What was wrong.
-    #[source]
     pub kind: ParseErrorKind,
+}
+
+impl ParseError {
+    /// An error at byte `byte` of a binary input.
+    ///
+    /// ```
+    /// use corera_trace_ingest::{ParseError, ParseErrorKind};
+    /// let e = ParseError::at_byte("a.SVDat", "systemview", 812, ParseErrorKind::expected("a packet", "0xff"));
+    /// assert_eq!(e.to_string(), "a.SVDat: byte 812: invalid systemview input");
+    /// ```
+    pub fn at_byte(path: &str, format: &'static str, byte: u64, kind: ParseErrorKind) -> ParseError {
+        ParseError { path: path.to_string(), line: byte, column: 0, format, kind }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.column == 0 {
+            write!(f, "{}: byte {}: invalid {} input", self.path, self.line, self.format)
+        } else {
+            write!(f, "{}:{}:{}: invalid {} input", self.path, self.line, self.column, self.format)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.kind)
+    }
 }
 
 /// What was wrong with a line.

@@ -31,19 +31,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod amalthea;
-pub mod btf;
 mod core_state;
-pub mod corera_log;
 mod error;
 mod fingerprint;
-pub mod ftrace;
+pub mod formats;
 mod lines;
 pub mod model;
 pub mod priority;
-pub mod psf;
 pub mod schedule;
-pub mod systemview;
+mod unused;
+
+pub use formats::{amalthea, btf, corera_log, ftrace, psf, systemview};
 
 use std::io::{BufRead, Read};
 
@@ -70,6 +68,9 @@ pub struct Parsed {
     /// For a model rather than a recording (Amalthea): its hardware,
     /// mapping and requirements.
     pub model: Option<amalthea::ModelInfo>,
+    /// What the input says about itself (a recording's header: the tool
+    /// and version that saved it, its OS, its cores), for the summary.
+    pub notes: Vec<String>,
 }
 
 /// One input format.
@@ -102,6 +103,12 @@ pub struct ReadOptions {
     pub filter: TaskFilter,
     /// How a model's jobs are generated (Amalthea).
     pub model: amalthea::ModelOptions,
+    /// A SystemView description file (`SYSVIEW_<OS>.txt`) naming the
+    /// recording OS's API calls, instead of the built-in table.
+    pub sysview_desc: Option<std::path::PathBuf>,
+    /// A TraceRecorder (PSF) event id the application writes with a
+    /// printf-style payload of its own, which the record does not delimit.
+    pub psf_printf_event: Option<u16>,
 }
 
 impl Default for ReadOptions {
@@ -111,6 +118,8 @@ impl Default for ReadOptions {
             lenient: false,
             filter: TaskFilter::default(),
             model: amalthea::ModelOptions::default(),
+            sysview_desc: None,
+            psf_printf_event: None,
         }
     }
 }
@@ -265,6 +274,58 @@ pub fn read(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions
         return read_plain(&mut plain, choice, options);
     }
     read_plain(input, choice, options)
+}
+
+/// Reads one recording given as several files, one per core in core order
+/// (`cpu0.svdat cpu1.svdat` as ESP-IDF writes them), merged on their
+/// common timebase into one trace with each event's core. Only recorders
+/// that write one stream per core come this way: SystemView.
+///
+/// # Errors
+/// As [`read`]; and [`ReadError::Parse`] when a file is not of a format
+/// that comes one file per core.
+pub fn read_per_core(
+    inputs: Vec<(String, Box<dyn BufRead + '_>)>,
+    choice: FormatChoice,
+    options: &ReadOptions,
+) -> Result<Parsed, ReadError> {
+    let mut files = Vec::new();
+    for (path, mut input) in inputs {
+        let io = |source| ReadError::Io { path: path.clone(), source };
+        let mut bytes = Vec::new();
+        let magic = input.fill_buf().map_err(io)?;
+        if magic.starts_with(&[0x1f, 0x8b]) {
+            flate2::bufread::MultiGzDecoder::new(input).read_to_end(&mut bytes).map_err(io)?;
+        } else {
+            input.read_to_end(&mut bytes).map_err(io)?;
+        }
+        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]).into_owned();
+        let is_systemview = reader_for(FormatChoice::SystemView, options).is_applicable(&head) == Some(true);
+        if !matches!(choice, FormatChoice::Auto | FormatChoice::SystemView)
+            || (choice == FormatChoice::Auto && !is_systemview)
+        {
+            let found = if choice == FormatChoice::Auto {
+                "not a SystemView recording".to_string()
+            } else {
+                format!("--format {}", choice.name())
+            };
+            return Err(ReadError::Parse(ParseError {
+                path: path.clone(),
+                line: 1,
+                column: 1,
+                format: choice.name(),
+                kind: ParseErrorKind::expected(
+                    "a SystemView recording: only recorders that write one stream per core are read from several files",
+                    &found,
+                ),
+            }));
+        }
+        files.push((path, bytes));
+    }
+    let mut parsed = systemview::read_files(&files, options)?;
+    let all: Vec<u8> = files.iter().flat_map(|(_, b)| b.iter().copied()).collect();
+    parsed.source = Fingerprint::of(&all);
+    Ok(parsed)
 }
 
 fn read_plain(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions) -> Result<Parsed, ReadError> {

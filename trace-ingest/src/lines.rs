@@ -270,6 +270,7 @@ impl Builder {
             source: Default::default(),
             format: self.format,
             model: None,
+            notes: Vec::new(),
         }
     }
 }

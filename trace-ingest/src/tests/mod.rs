@@ -3,9 +3,11 @@
 mod amalthea;
 mod btf;
 mod corera_log;
+mod esp_idf;
 mod ftrace;
 mod priority;
 mod psf;
+mod psf_fixtures;
 mod real;
 mod schedule;
 mod systemview;

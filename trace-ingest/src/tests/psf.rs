@@ -136,3 +136,43 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
         let _ = parse(&good[..len], FormatChoice::Psf);
     }
 }
+
+/// The printer workload recorded with the RingBuffer stream port and saved
+/// from RAM at the end (`samples/tracealyzer/ringbuffer/record.sh`): found
+/// without `--format`, also inside a larger memory dump, and read as the
+/// last stretch of the same workload.
+#[test]
+fn a_ringbuffer_ram_dump_is_found_and_read_as_the_runs_last_stretch() {
+    let dump = bytes("printer-ringbuffer.bin");
+    let p = parse(&dump, FormatChoice::Auto).unwrap();
+    assert_eq!(p.format, "psf");
+    assert!(p.notes.iter().any(|n| n.contains("RingBuffer")), "{:?}", p.notes);
+    assert!(!p.warnings.iter().any(|w| w.message.contains("could not be decoded")), "{:?}", p.warnings);
+    // The workload's tasks, by the names the dump's entry table keeps for
+    // them (they were created long before the ring's oldest event).
+    let names: Vec<&str> = p.trace.tasks.iter().map(|t| t.name.as_str()).collect();
+    for task in ["EncoderIrq", "MotorCtl", "NetStack", "Parser", "Raster", "PrintEngine", "UiMgr", "Logger"] {
+        assert!(names.contains(&task), "{task}: {names:?}");
+    }
+    // Every kind of operation the workload does, and a stretch of tens of
+    // milliseconds at the end of its 400-tick run.
+    for kind in [EventKind::Send, EventKind::Receive, EventKind::Give, EventKind::Take, EventKind::EventSet] {
+        assert!(count(&p, kind) > 10, "{kind:?}");
+    }
+    assert!((20_000_000..400_000_000).contains(&p.trace.duration()), "{} ns", p.trace.duration());
+    // A dump of more RAM, with other data before the buffer.
+    let mut ram = (0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect::<Vec<u8>>();
+    ram.extend(&dump);
+    let q = read(&mut &ram[..], FormatChoice::Psf, &ReadOptions::new("ram.bin")).unwrap();
+    assert_eq!(q.trace.events.len(), p.trace.events.len());
+    // Damage: no end markers is an error naming the byte; every prefix and
+    // a flipped byte anywhere read without a panic.
+    let e = super::chain(&parse(&dump[..dump.len() - 20], FormatChoice::Auto).unwrap_err());
+    assert!(e.contains("byte 16") && e.contains("end markers"), "{e}");
+    for at in (0..dump.len()).step_by(53) {
+        let mut bad = dump.clone();
+        bad[at] ^= 0x5A;
+        let _ = parse(&bad, FormatChoice::Psf);
+        let _ = parse(&dump[..at], FormatChoice::Psf);
+    }
+}

@@ -88,15 +88,18 @@ fn packets_decode_as_the_encoder_writes_them() {
     assert!(p.warnings.iter().any(|w| w.message.contains("event 528 (1)")), "{:?}", p.warnings);
 }
 
+/// The warning about what did not decode, if any.
+fn undecoded(p: &Parsed) -> Option<&str> {
+    p.warnings.iter().map(|w| w.message.as_str()).find(|m| m.contains("did not decode"))
+}
+
 #[test]
-fn damaged_recordings_are_errors_or_counted_warnings_never_panics() {
+fn damaged_recordings_are_errors_or_located_warnings_never_panics() {
     let good = bytes("printer.SVDat");
-    // No sync sequence.
-    let e = parse(&good[10..], FormatChoice::SystemView).unwrap_err().to_string()
-        + &std::error::Error::source(&parse(&good[10..], FormatChoice::SystemView).unwrap_err())
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-    assert!(e.contains("sync sequence"), "{e}");
+    assert_eq!(undecoded(&parse(&good, FormatChoice::Auto).unwrap()), None);
+    // No sync sequence: an error naming the byte.
+    let e = super::chain(&parse(&good[10..], FormatChoice::SystemView).unwrap_err());
+    assert!(e.contains("sync sequence") && e.contains(": byte "), "{e}");
     // A host header before the stream is skipped.
     let mut headed = b"SystemView recording\n".to_vec();
     headed.extend(&good);
@@ -106,8 +109,10 @@ fn damaged_recordings_are_errors_or_counted_warnings_never_panics() {
     let mut cut = good.clone();
     cut.extend([9, 0x40]);
     let p = parse(&cut, FormatChoice::SystemView).unwrap();
-    assert!(p.warnings.iter().any(|w| w.message.contains("could not be decoded")), "{:?}", p.warnings);
-    // Garbage in the middle: what comes before it is kept.
+    let w = undecoded(&p).unwrap();
+    assert!(w.contains(&format!("at byte {}", good.len())) && w.contains("cut by the end"), "{w}");
+    // Garbage in the middle: what comes before it is kept, the warning
+    // says where and how much of the stream the figures rest on.
     let mut garbage = good.clone();
     let mid = good.len() / 2;
     for b in &mut garbage[mid..mid + 64] {
@@ -115,8 +120,79 @@ fn damaged_recordings_are_errors_or_counted_warnings_never_panics() {
     }
     let p = parse(&garbage, FormatChoice::SystemView).unwrap();
     assert!(count(&p, EventKind::SwitchIn) > 500);
+    let w = undecoded(&p).unwrap();
+    assert!(w.contains("no SystemView packet") && w.contains("% of the stream"), "{w}");
+    let at: usize = w.split("at byte ").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
+    assert!((mid - 32..=mid + 64).contains(&at), "{at} vs {mid}");
+    // A corrupt tail: garbage to the end of the file.
+    let mut tail = good.clone();
+    let three_quarters = good.len() * 3 / 4;
+    for (i, b) in tail[three_quarters..].iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(37) | 0x80;
+    }
+    let p = parse(&tail, FormatChoice::SystemView).unwrap();
+    let w = undecoded(&p).unwrap();
+    let share: f64 = w.split("rest on ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!((70.0..80.0).contains(&share), "{w}");
+    // An absurd timestamp: a packet that moves the clock by an hour ends
+    // what is decoded there, instead of a trace an hour long.
+    let mut absurd = good.clone();
+    absurd.extend([17, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]); // IDLE, delta 2^32 - 1 ticks: 72 minutes at 1 MHz
+    absurd.extend([17, 5]); // IDLE 5 ticks later
+    let p = parse(&absurd, FormatChoice::SystemView).unwrap();
+    let w = undecoded(&p).unwrap();
+    assert!(w.contains("advancing the clock"), "{w}");
+    assert!(p.trace.duration() < 10_000_000_000, "{} ns", p.trace.duration());
     // Every prefix reads without a panic.
     for len in (0..good.len()).step_by(997) {
         let _ = parse(&good[..len], FormatChoice::SystemView);
     }
+}
+
+#[test]
+fn an_os_without_a_table_is_said_and_its_calls_are_not_read_as_freertos() {
+    // The printer recording, saying it ran RT-Thread: its FreeRTOS API ids
+    // must not be read as RT-Thread's (nor as FreeRTOS's).
+    let good = bytes("printer.SVDat");
+    let from = b"O=FreeRTOS";
+    let at = good.windows(from.len()).position(|w| w == from).unwrap();
+    let mut other = good.clone();
+    other[at..at + from.len()].copy_from_slice(b"O=RTThread");
+    let p = parse(&other, FormatChoice::Auto).unwrap();
+    let w = p.warnings.iter().find(|w| w.message.contains("no table")).expect("a warning");
+    assert!(w.message.contains("RTThread") && w.message.contains("--sysview-desc"), "{}", w.message);
+    assert_eq!(count(&p, EventKind::Send) + count(&p, EventKind::Give), 0);
+    // Tasks and switches are the OS-neutral part: still read.
+    assert_eq!(count(&p, EventKind::SwitchIn), count(&parse(&good, FormatChoice::Auto).unwrap(), EventKind::SwitchIn));
+    assert_eq!(p.trace.priority_order, crate::PriorityOrder::Low, "RT-Thread: smaller is more urgent");
+    // With a description file the calls are read by their names.
+    let dir = std::env::temp_dir().join(format!("corera-sysview-desc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let desc = dir.join("SYSVIEW_RTThread.txt");
+    std::fs::write(&desc, "# the printer's FreeRTOS ids, renamed\n90 rt_mq_send mq=%I\n92 rt_mq_recv mq=%I\n").unwrap();
+    let mut options = ReadOptions::new("t.SVDat");
+    options.sysview_desc = Some(desc.clone());
+    let p = read(&mut &other[..], FormatChoice::Auto, &options).unwrap();
+    assert!(count(&p, EventKind::Send) > 0 && count(&p, EventKind::Receive) > 0);
+    assert!(p.notes.iter().any(|n| n.contains("--sysview-desc")), "{:?}", p.notes);
+    // A description file that is not one: an error naming its line.
+    std::fs::write(&desc, "90 rt_mq_send\nnot a line\n").unwrap();
+    let e = super::chain(&read(&mut &other[..], FormatChoice::Auto, &options).unwrap_err());
+    assert!(e.contains("SYSVIEW_RTThread.txt:2:1"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_text_header_of_a_saved_file_is_read_and_its_offsets_checked() {
+    let good = bytes("printer.SVDat");
+    let mut saved = b";\n; Version     SEGGER SystemView V3.30\n; RecordTime  01 Dec 2026 10:00:00\n;\n".to_vec();
+    saved.extend(&good);
+    let p = parse(&saved, FormatChoice::Auto).unwrap();
+    assert!(p.notes.iter().any(|n| n.contains("SEGGER SystemView V3.30") && n.contains("RecordTime")), "{:?}", p.notes);
+    assert_eq!(count(&p, EventKind::SwitchIn), count(&parse(&good, FormatChoice::Auto).unwrap(), EventKind::SwitchIn));
+    // A multi-core header whose offset lies beyond the data.
+    let mut bad = b";\n; Version SEGGER SystemView V3.60\n; Offset Core0 0\n; Offset Core1 99999999\n;\n".to_vec();
+    bad.extend(&good);
+    let e = super::chain(&parse(&bad, FormatChoice::Auto).unwrap_err());
+    assert!(e.contains("Offset Core1 99999999") && e.contains("beyond"), "{e}");
 }

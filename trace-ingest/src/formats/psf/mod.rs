@@ -21,8 +21,9 @@
 //! Events it cannot map are counted in one warning; records the crate
 //! cannot decode are counted in another, with the byte offset of the first.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, Read};
+
+mod ring;
 
 use rustc_hash::FxHashMap as HashMap;
 use trace_recorder_parser::streaming::event::{Event as Psf, EventType};
@@ -66,12 +67,26 @@ impl TraceFormat for PsfReader {
         if b.len() < 4 {
             return None;
         }
-        Some(b.starts_with(b"\0FSP") || b.starts_with(b"PSF\0"))
+        if b.starts_with(b"\0FSP") || b.starts_with(b"PSF\0") || ring::has_markers(b) {
+            return Some(true);
+        }
+        // A RAM dump may hold other data before the recorder's buffer.
+        if b.len() < 4096 { None } else { Some(false) }
     }
 
     fn parse(&mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
         let mut r = Counting { inner: reader, offset: 0 };
-        Reader::new(&self.options.path).run(&mut r)
+        let mut reader = Reader::new(&self.options.path);
+        reader.printf_event = self.options.psf_printf_event;
+        // A RAM dump of the RingBuffer stream port: its start markers in
+        // the first bytes (a dump of more memory may hold other data first).
+        let head = r.inner.fill_buf().map_err(|e| reader.fail(0, "a readable input", e.to_string()))?;
+        if ring::has_markers(head) {
+            let mut dump = Vec::new();
+            r.read_to_end(&mut dump).map_err(|e| reader.fail(0, "a readable input", e.to_string()))?;
+            return reader.run_ring(&dump);
+        }
+        reader.run(&mut r)
     }
 }
 
@@ -95,10 +110,18 @@ struct Reader {
     warnings: Vec<Warning>,
     tasks: HashMap<u32, TaskId>,
     objects: HashMap<u32, ObjectId>,
-    core: CoreState,
+    /// Per core its state; `on` is the core whose events are read now.
+    cores: Vec<CoreState>,
+    on: usize,
     frequency: u64,
-    last_time: u64,
-    skipped: BTreeMap<String, u64>,
+    /// Per core, the last timestamp read.
+    last_time: Vec<u64>,
+    skipped: crate::unused::Unused,
+    /// An application event id that carries a printf-style payload
+    /// (`--psf-printf-id`).
+    printf_event: Option<u16>,
+    /// The first event id the crate did not know, with its byte offset.
+    first_unknown: Option<(u16, u64)>,
     unattributed: u64,
     backwards: u64,
 }
@@ -113,29 +136,78 @@ impl Reader {
             warnings: Vec::new(),
             tasks: HashMap::default(),
             objects: HashMap::default(),
-            core: CoreState::default(),
+            cores: vec![CoreState::on(0)],
+            on: 0,
             frequency: 1,
-            last_time: 0,
-            skipped: BTreeMap::new(),
+            last_time: vec![0],
+            skipped: Default::default(),
             unattributed: 0,
             backwards: 0,
+            printf_event: None,
+            first_unknown: None,
         }
     }
 
     fn fail(&self, offset: u64, expected: &str, found: String) -> ParseError {
-        ParseError {
-            path: self.path.clone(),
-            line: 1,
-            column: 1,
-            format: NAME,
-            kind: ParseErrorKind::Expected {
-                expected: expected.to_string(),
-                found: format!("{found} (byte {offset})"),
-            },
-        }
+        ParseError::at_byte(
+            &self.path,
+            NAME,
+            offset,
+            ParseErrorKind::Expected { expected: expected.to_string(), found },
+        )
     }
 
+    /// Reads a stream: a header, then events.
     fn run(mut self, r: &mut Counting<'_>) -> Result<Parsed, ParseError> {
+        let mut rd = self.header(r)?;
+        if rd.header.num_cores > 1 {
+            self.warn(format!(
+                "the recorder was configured for {} cores; its format-{} events carry no core, so all are read on core 0",
+                rd.header.num_cores, rd.header.format_version
+            ));
+        }
+        self.events(&mut rd, r)?;
+        Ok(self.finish(&rd))
+    }
+
+    /// Reads a RingBuffer stream port's RAM dump: the header in the dump,
+    /// then each core's ring from its oldest event to its newest.
+    fn run_ring(mut self, dump: &[u8]) -> Result<Parsed, ParseError> {
+        let ring = ring::locate(dump).map_err(|(at, expected, found)| self.fail(at, expected, found))?;
+        let mut rd = self.header(&mut Counting { inner: &mut &ring.header[..], offset: ring.header_at })?;
+        let rings = ring::rings(&ring, rd.header.num_cores as usize)
+            .map_err(|(at, expected, found)| self.fail(at, expected, found))?;
+        for (core, events) in rings.cores.iter().enumerate() {
+            if core > 0 {
+                rd = self.header(&mut Counting { inner: &mut &ring.header[..], offset: ring.header_at })?;
+            }
+            self.on = core;
+            while self.cores.len() <= core {
+                let mut state = CoreState::on(self.cores.len() as u16);
+                for _ in 0..self.trace.tasks.len() {
+                    state.add_task();
+                }
+                self.cores.push(state);
+                self.last_time.push(0);
+            }
+            self.events(&mut rd, &mut Counting { inner: &mut &events.bytes[..], offset: events.at })?;
+        }
+        if rings.cores.len() > 1 {
+            self.trace.events.sort_by_time();
+        }
+        self.warnings.extend(rings.notes.iter().map(|m| Warning { line: 0, message: m.clone() }));
+        let mut parsed = self.finish(&rd);
+        parsed.notes.push(format!(
+            "a RingBuffer stream port's RAM dump: {} core ring(s) of {} bytes, the oldest events overwritten as the recorder ran",
+            rings.cores.len(),
+            rings.ring_size
+        ));
+        Ok(parsed)
+    }
+
+    /// The recorder's header, timestamp configuration and entry table,
+    /// checked to be of a version and kernel port corera reads.
+    fn header(&mut self, r: &mut Counting<'_>) -> Result<RecorderData, ParseError> {
         let mut rd = match RecorderData::find(r) {
             Ok(rd) => rd,
             Err(PsfError::Io(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
@@ -148,6 +220,9 @@ impl Reader {
             }
             Err(e) => return Err(self.fail(r.offset, "a PSF stream header (magic `PSF`)", e.to_string())),
         };
+        if let Some(id) = self.printf_event {
+            rd.set_custom_printf_event_id(id.into());
+        }
         let version = rd.header.format_version;
         if !VERSIONS.contains(&version) {
             return Err(self.fail(
@@ -163,29 +238,39 @@ impl Reader {
                 format!("kernel port {}", rd.header.kernel_port),
             ));
         }
-        if rd.header.num_cores > 1 {
-            self.warn(format!(
-                "the recorder was configured for {} cores; its format-{version} events carry no core, so all are read on core 0",
-                rd.header.num_cores
-            ));
-        }
         self.frequency = u64::from(rd.timestamp_info.timer_frequency.get_raw());
         if self.frequency == 0 {
             return Err(self.fail(0, "a timer frequency above 0 in the timestamp configuration", "0".into()));
         }
+        Ok(rd)
+    }
+
+    /// Reads events to the end of `r`, past restarts; records that do not
+    /// decode are counted and located.
+    fn events(&mut self, rd: &mut RecorderData, r: &mut Counting<'_>) -> Result<(), ParseError> {
         let (mut bad, mut bad_total, mut first_bad, mut restarts) = (0u64, 0u64, None, 0u64);
         loop {
             let at = r.offset;
             match rd.read_event(r) {
                 Ok(Some((code, event))) => {
                     bad = 0;
-                    self.event(&rd, code.event_type(), &event);
+                    if let EventType::Unknown(id) = code.event_type()
+                        && id.0 != 0x31
+                    {
+                        self.first_unknown.get_or_insert((id.0, at));
+                    }
+                    self.event(rd, code.event_type(), &event);
                 }
                 Ok(None) => break,
                 Err(PsfError::TraceRestarted(endianness)) => {
                     restarts += 1;
                     match RecorderData::read_with_endianness(endianness, r) {
-                        Ok(next) => rd = next,
+                        Ok(next) => {
+                            *rd = next;
+                            if let Some(id) = self.printf_event {
+                                rd.set_custom_printf_event_id(id.into());
+                            }
+                        }
                         Err(e) => {
                             self.warn(format!(
                                 "the stream restarts at byte {at} with an unreadable header ({e}); read up to there"
@@ -213,15 +298,22 @@ impl Reader {
                 }
             }
         }
-        if let Some((at, e)) = first_bad {
+        if let Some((at, e)) = &first_bad {
             self.warn(format!(
                 "{bad_total} records could not be decoded and were skipped (the first at byte {at}: {e})"
+            ));
+        }
+        if let Some((id, at)) = self.first_unknown
+            && (first_bad.is_some() || self.printf_event.is_none())
+        {
+            self.warn(format!(
+                "the first record corera cannot place is event 0x{id:04X} at byte {at}: an application's own event, or damage; if the application writes it with a payload of its own (a custom printf), --psf-printf-id 0x{id:04X} delimits it so that the records after it decode"
             ));
         }
         if restarts > 0 {
             self.warn(format!("the recorder restarted the stream {restarts} times; read as one trace"));
         }
-        Ok(self.finish(&rd))
+        Ok(())
     }
 
     fn warn(&mut self, message: String) {
@@ -229,16 +321,17 @@ impl Reader {
     }
 
     fn skip(&mut self, what: String) {
-        *self.skipped.entry(what).or_default() += 1;
+        self.skipped.add(&what);
     }
 
     fn time(&mut self, ticks: u64) -> u64 {
         let ns = u64::try_from(u128::from(ticks) * 1_000_000_000 / u128::from(self.frequency)).unwrap_or(u64::MAX);
-        if ns < self.last_time {
+        let last = &mut self.last_time[self.on];
+        if ns < *last {
             self.backwards += 1;
-            return self.last_time;
+            return *last;
         }
-        self.last_time = ns;
+        *last = ns;
         ns
     }
 
@@ -258,7 +351,9 @@ impl Reader {
         };
         let id = self.trace.tasks.len() as TaskId;
         self.trace.tasks.push(Task { name, kind, priority, handle: u64::from(key) });
-        self.core.add_task();
+        for c in &mut self.cores {
+            c.add_task();
+        }
         self.tasks.insert(key, id);
         id
     }
@@ -282,29 +377,30 @@ impl Reader {
     /// The ISRs above the innermost one that is `keep` (all when `None`)
     /// return at `now`.
     fn end_isrs(&mut self, keep: Option<TaskId>, now: u64) {
-        while let Some(&top) = self.core.isrs.last() {
+        while let Some(&top) = self.cores[self.on].isrs.last() {
             if Some(top) == keep {
                 break;
             }
-            self.core.isrs.pop();
-            self.push(Event::new(now, 0, EventKind::IsrExit, top));
+            self.cores[self.on].isrs.pop();
+            self.push(Event::new(now, self.on as u16, EventKind::IsrExit, top));
         }
     }
 
     fn switch_in(&mut self, t: TaskId, now: u64) {
         self.end_isrs(None, now);
-        self.core.switch_in(&mut self.trace, t, now);
+        self.cores[self.on].switch_in(&mut self.trace, t, now);
     }
 
     /// An operation on an object by the actor.
     fn op(&mut self, rd: &RecorderData, handle: ObjectHandle, kind: ObjectKind, event: EventKind, now: u64) {
-        let Some(actor) = self.core.actor() else {
+        let Some(actor) = self.cores[self.on].actor() else {
             self.unattributed += 1;
             return;
         };
         let object = self.object(rd, handle, kind);
-        self.push(Event::new(now, 0, event, actor).with_object(object));
-        self.core.signal(matches!(event, EventKind::Send | EventKind::Give | EventKind::EventSet).then_some(actor));
+        self.push(Event::new(now, self.on as u16, event, actor).with_object(object));
+        self.cores[self.on]
+            .signal(matches!(event, EventKind::Send | EventKind::Give | EventKind::EventSet).then_some(actor));
     }
 
     fn event(&mut self, rd: &RecorderData, kind: EventType, event: &Psf) {
@@ -313,7 +409,11 @@ impl Reader {
         if let EventType::Unknown(id) = kind
             && id.0 != 0x31
         {
-            self.skip(kind_name(kind));
+            if self.printf_event == Some(id.0) {
+                self.skip(format!("the application's printf 0x{:04X}", id.0));
+            } else {
+                self.skip(kind_name(kind));
+            }
             return;
         }
         let now = self.time(event.timestamp().ticks());
@@ -337,7 +437,7 @@ impl Reader {
             }
             Psf::TaskReady(e) => {
                 let t = self.task(rd, e.handle, false, None);
-                self.core.ready(&mut self.trace, t, now);
+                self.cores[self.on].ready(&mut self.trace, t, now);
             }
             Psf::TaskActivate(e) | Psf::TaskBegin(e) | Psf::TaskResume(e) => {
                 let t = self.task(rd, e.handle, false, None);
@@ -345,8 +445,8 @@ impl Reader {
             }
             Psf::IsrBegin(e) => {
                 let i = self.task(rd, e.handle, true, None);
-                self.core.isrs.push(i);
-                self.push(Event::new(now, 0, EventKind::IsrEnter, i));
+                self.cores[self.on].isrs.push(i);
+                self.push(Event::new(now, self.on as u16, EventKind::IsrEnter, i));
             }
             Psf::IsrResume(e) => {
                 let i = self.task(rd, e.handle, true, None);
@@ -374,13 +474,13 @@ impl Reader {
                 self.op(rd, e.handle, Ev, EventKind::EventSet, now)
             }
             Psf::TaskNotify(e) | Psf::TaskNotifyFromIsr(e) => {
-                let Some(actor) = self.core.actor() else {
+                let Some(actor) = self.cores[self.on].actor() else {
                     self.unattributed += 1;
                     return;
                 };
                 let target = self.task(rd, e.handle, false, None);
-                self.push(Event::new(now, 0, EventKind::EventSet, actor).with_peer(target));
-                self.core.signal(Some(actor));
+                self.push(Event::new(now, self.on as u16, EventKind::EventSet, actor).with_peer(target));
+                self.cores[self.on].signal(Some(actor));
             }
             Psf::QueueSendBlock(_)
             | Psf::QueueReceiveBlock(_)
@@ -396,9 +496,11 @@ impl Reader {
             | Psf::EventGroupSyncBlock(_)
             | Psf::EventGroupWaitBitsBlock(_)
             | Psf::MessageBufferSendBlock(_)
-            | Psf::MessageBufferReceiveBlock(_) => self.core.blocks(None),
+            | Psf::MessageBufferReceiveBlock(_) => self.cores[self.on].blocks(None),
             Psf::Unknown(_) => match kind {
-                EventType::TaskDelay | EventType::TaskDelayUntil | EventType::TaskSuspend => self.core.blocks(None),
+                EventType::TaskDelay | EventType::TaskDelayUntil | EventType::TaskSuspend => {
+                    self.cores[self.on].blocks(None)
+                }
                 other => self.skip(kind_name(other)),
             },
             _ => self.skip(kind_name(kind)),
@@ -414,10 +516,8 @@ impl Reader {
                 self.trace.tasks[t as usize].name = symbol.to_string();
             }
         }
-        if !self.skipped.is_empty() {
-            let total: u64 = self.skipped.values().sum();
-            let list: Vec<String> = self.skipped.iter().map(|(k, n)| format!("{k} ({n})")).collect();
-            self.warn(format!("skipped {total} events corera does not use: {}", list.join(", ")));
+        if let Some(message) = self.skipped.message() {
+            self.warn(message);
         }
         if self.unattributed > 0 {
             let n = self.unattributed;
@@ -427,7 +527,14 @@ impl Reader {
             let n = self.backwards;
             self.warn(format!("{n} timestamps went backwards (timer wrap-around?); taken as the previous one"));
         }
-        Parsed { trace: self.trace, warnings: self.warnings, source: Default::default(), format: NAME, model: None }
+        Parsed {
+            trace: self.trace,
+            warnings: self.warnings,
+            source: Default::default(),
+            format: NAME,
+            model: None,
+            notes: Vec::new(),
+        }
     }
 }
 

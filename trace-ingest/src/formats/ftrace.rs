@@ -17,8 +17,6 @@
 //! (`--pid`, `--tgid`, `--comm`) keep the workload and drop the rest after
 //! reading, since a thread's name and process can be learned late.
 
-use std::collections::BTreeMap;
-
 use rustc_hash::FxHashMap as HashMap;
 use std::io::BufRead;
 
@@ -276,7 +274,7 @@ struct Reader {
     idle: Option<TaskId>,
     seen_waking: bool,
     seen_event: bool,
-    skipped: BTreeMap<String, u64>,
+    skipped: crate::unused::Unused,
     migrations: u64,
 }
 
@@ -312,7 +310,7 @@ impl Reader {
             idle: None,
             seen_waking: false,
             seen_event: false,
-            skipped: BTreeMap::new(),
+            skipped: Default::default(),
             migrations: 0,
         }
     }
@@ -377,7 +375,7 @@ impl Reader {
                 if p.event == "sched_waking" {
                     self.seen_waking = true;
                 } else if self.seen_waking {
-                    *self.skipped.entry(format!("{} (sched_waking used)", p.event)).or_default() += 1;
+                    self.skipped.add(&format!("{} (sched_waking used)", p.event));
                     return Ok(());
                 }
                 let (pid, comm, prio, cpu) = wakee(p.payload).ok_or((
@@ -406,22 +404,15 @@ impl Reader {
                 Ok(())
             }
             other => {
-                match self.skipped.get_mut(other) {
-                    Some(n) => *n += 1,
-                    None => {
-                        self.skipped.insert(other.to_string(), 1);
-                    }
-                }
+                self.skipped.add(other);
                 Ok(())
             }
         }
     }
 
     fn finish(mut self) -> Parsed {
-        if !self.skipped.is_empty() {
-            let total: u64 = self.skipped.values().sum();
-            let list: Vec<String> = self.skipped.iter().map(|(k, n)| format!("{k} ({n})")).collect();
-            self.out.warn(0, format!("skipped {total} events corera does not use: {}", list.join(", ")));
+        if let Some(message) = self.skipped.message() {
+            self.out.warn(0, message);
         }
         if self.migrations > 0 {
             self.out.warn(

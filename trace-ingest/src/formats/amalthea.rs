@@ -1184,7 +1184,7 @@ impl Model {
             let list: Vec<String> = ignored.iter().map(|(k, n)| format!("{k} ({n})")).collect();
             warn(format!("model features corera does not use, ignored: {}", list.join(", ")));
         }
-        Ok(Parsed { trace, warnings, source: Default::default(), format: NAME, model: Some(info) })
+        Ok(Parsed { trace, warnings, source: Default::default(), format: NAME, model: Some(info), notes: Vec::new() })
     }
 }
 

@@ -1,0 +1,387 @@
+//! The trace model built from one recording's packets, merged in time
+//! order across cores.
+//!
+//! | SystemView event | model |
+//! |---|---|
+//! | `INIT` (timestamp frequency), `TASK_INFO` (id, priority, name), `NAME_RESOURCE`, `SYSDESC` (`I#n=` ISR names) | tasks and their priorities, object and ISR names |
+//! | `TASK_START_READY` | ready; a wakeup by the task or ISR whose send, give or notify came just before on that core |
+//! | `TASK_START_EXEC`, `IDLE` | switched in (`IDLE`: the core's idle loop); the task switched out blocked if it had a `TASK_STOP_READY` or a delay or wait call since it ran, else preempted |
+//! | `ISR_ENTER` / `ISR_EXIT`, `ISR_TO_SCHEDULER` | ISR enter / exit |
+//! | OS API calls, by the OS's table ([`super::os`]) | send / receive, give / take, notify, signal |
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::os::{Api, Role};
+use super::packet::Packet;
+use crate::core_state::CoreState;
+use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
+use crate::{Parsed, Warning};
+
+/// A task, ISR or idle task, as the recording identifies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Task(u32),
+    Isr(u16, u32),
+    Idle(u16),
+}
+
+/// The trace being built from the merged packets.
+pub(super) struct Decoder {
+    trace: Trace,
+    api: Option<Api>,
+    multicore: bool,
+    tasks: HashMap<Key, TaskId>,
+    objects: HashMap<u32, ObjectId>,
+    /// ISR names from `SYSDESC` (`I#15=SysTick`).
+    isr_names: HashMap<u32, String>,
+    /// Per object: ever given as a semaphore (a send without an item).
+    semaphore: HashMap<u32, bool>,
+    /// Queue operations, kept to classify their objects at the end: (index
+    /// into the events, object id, was a send).
+    queue_ops: Vec<(usize, u32, bool)>,
+    cores: Vec<CoreState>,
+    /// Per task: when and on which core its last READY was.
+    last_ready: HashMap<TaskId, (u64, u16)>,
+    skipped: crate::unused::Unused,
+}
+
+impl Decoder {
+    /// A decoder reading API calls with `api` (none: the OS named `os` has
+    /// no table, its calls are skipped) on `cores` cores.
+    pub(super) fn new(api: Option<Api>, os: Option<&str>, cores: usize, multicore: bool) -> Decoder {
+        let mut trace = Trace::new(Clock::Ns);
+        trace.priority_order = match (&api, os) {
+            (Some(a), _) => a.priority_order,
+            (None, Some(os)) => super::os::priority_order(os),
+            (None, None) => crate::PriorityOrder::High,
+        };
+        Decoder {
+            trace,
+            api,
+            multicore,
+            tasks: HashMap::default(),
+            objects: HashMap::default(),
+            isr_names: HashMap::default(),
+            semaphore: HashMap::default(),
+            queue_ops: Vec::new(),
+            cores: (0..cores).map(|c| CoreState::on(c as u16)).collect(),
+            last_ready: HashMap::default(),
+            skipped: Default::default(),
+        }
+    }
+
+    fn skip(&mut self, what: String) {
+        self.skipped.add(&what);
+    }
+
+    /// The task of `key`, added when new.
+    fn entity(&mut self, key: Key) -> TaskId {
+        if let Some(&t) = self.tasks.get(&key) {
+            return t;
+        }
+        let at = |core: u16| if self.multicore { format!("@cpu{core}") } else { String::new() };
+        let (name, kind, handle) = match key {
+            Key::Task(id) => (format!("task@{id:#x}"), TaskKind::Task, u64::from(id)),
+            Key::Isr(core, irq) => {
+                let name = self.isr_names.get(&irq).cloned().unwrap_or_else(|| format!("ISR{irq}"));
+                (format!("{name}{}", at(core)), TaskKind::Isr, u64::from(irq))
+            }
+            Key::Idle(core) => (format!("IDLE{}", at(core)), TaskKind::Idle, 0),
+        };
+        let t = self.trace.tasks.len() as TaskId;
+        let priority = (kind == TaskKind::Idle).then_some(0);
+        self.trace.tasks.push(Task { name, kind, priority, handle });
+        for c in &mut self.cores {
+            c.add_task();
+        }
+        self.tasks.insert(key, t);
+        t
+    }
+
+    fn object(&mut self, id: u32) -> ObjectId {
+        if let Some(&o) = self.objects.get(&id) {
+            return o;
+        }
+        let o = self.trace.objects.len() as ObjectId;
+        self.trace.objects.push(Object { name: format!("{id:#x}"), kind: ObjectKind::Queue });
+        self.objects.insert(id, o);
+        o
+    }
+
+    fn core(&mut self, core: u16) -> &mut CoreState {
+        let c = usize::from(core);
+        while self.cores.len() <= c {
+            let n = self.cores.len() as u16;
+            let mut state = CoreState::on(n);
+            for _ in 0..self.trace.tasks.len() {
+                state.add_task();
+            }
+            self.cores.push(state);
+        }
+        &mut self.cores[c]
+    }
+
+    pub(super) fn apply(&mut self, core: u16, packet: Packet, now: u64) {
+        match packet {
+            Packet::Nop | Packet::TraceStart | Packet::StopExec | Packet::Init { .. } => {}
+            Packet::TraceStop => self.skip("TRACE_STOP".into()),
+            Packet::Overflow(_) => {}
+            Packet::Other(id) => self.skip(event_name(id)),
+            Packet::SysDesc(desc) => {
+                for part in desc.split(',') {
+                    if let Some((irq, name)) = part.trim().strip_prefix("I#").and_then(|r| r.split_once('='))
+                        && let Ok(irq) = irq.parse()
+                    {
+                        self.isr_names.insert(irq, name.to_string());
+                    }
+                }
+            }
+            Packet::Info { id, priority, name } => {
+                // ESP-IDF describes its idle tasks (`IDLE0`, `IDLE1`), which
+                // run as IDLE packets: one entity.
+                let idle_core =
+                    name.strip_prefix("IDLE").and_then(|d| if d.is_empty() { Some(0) } else { d.parse::<u16>().ok() });
+                if let Some(c) = idle_core
+                    && !self.tasks.contains_key(&Key::Task(id))
+                {
+                    let t = self.entity(Key::Idle(c));
+                    self.tasks.insert(Key::Task(id), t);
+                    self.trace.tasks[t as usize].name = name;
+                    return;
+                }
+                let t = self.entity(Key::Task(id));
+                let task = &mut self.trace.tasks[t as usize];
+                task.priority = Some(i32::try_from(priority).unwrap_or(i32::MAX));
+                task.name = name;
+            }
+            Packet::Name(r, name) => {
+                let o = self.object(r);
+                self.trace.objects[o as usize].name = name;
+            }
+            Packet::Ready(t) => {
+                let t = self.entity(Key::Task(t));
+                // ESP-IDF writes a task's READY into every core's stream:
+                // one ready, woken by whichever core's signal came before.
+                if let Some(&(at, first)) = self.last_ready.get(&t)
+                    && at == now
+                    && first != core
+                {
+                    if let Some(by) = self.core(core).take_signal()
+                        && by != t
+                    {
+                        self.trace.events.push(Event::new(now, core, EventKind::Wakeup, by).with_peer(t));
+                    }
+                    return;
+                }
+                self.last_ready.insert(t, (now, core));
+                self.core(core);
+                self.cores[usize::from(core)].ready(&mut self.trace, t, now);
+            }
+            Packet::StopReady(t) => {
+                let t = self.entity(Key::Task(t));
+                self.core(core).blocks(Some(t));
+            }
+            Packet::Exec(t) => {
+                let t = self.entity(Key::Task(t));
+                self.core(core);
+                self.cores[usize::from(core)].switch_in(&mut self.trace, t, now);
+            }
+            Packet::Idle => {
+                let idle = self.entity(Key::Idle(core));
+                self.core(core);
+                self.cores[usize::from(core)].switch_in(&mut self.trace, idle, now);
+            }
+            Packet::IsrEnter(irq) => {
+                let i = self.entity(Key::Isr(core, irq));
+                self.core(core).isrs.push(i);
+                self.trace.events.push(Event::new(now, core, EventKind::IsrEnter, i));
+            }
+            Packet::IsrExit => {
+                if let Some(i) = self.core(core).isrs.pop() {
+                    self.trace.events.push(Event::new(now, core, EventKind::IsrExit, i));
+                }
+            }
+            Packet::Api { id, params } => self.api(core, id, &params, now),
+        }
+    }
+
+    fn api(&mut self, core: u16, id: u32, params: &[u32], now: u64) {
+        let Some(api) = &self.api else {
+            self.skip(format!("API call {id} of an OS without a table"));
+            return;
+        };
+        let Some((name, role)) = api.call(id) else {
+            self.skip(format!("event {id}, which the {} table does not describe", api.os));
+            return;
+        };
+        let name = name.to_string();
+        if role == Role::Wait {
+            self.core(core).blocks(None);
+            return;
+        }
+        let Some(actor) = self.core(core).actor() else {
+            self.skip("API calls before any task ran".into());
+            return;
+        };
+        let Some(&first) = params.first() else {
+            self.skip(format!("{name} without its parameters"));
+            return;
+        };
+        match role {
+            Role::Send | Role::Receive => {
+                let send = role == Role::Send;
+                // FreeRTOS gives a semaphore or mutex with no item
+                // (xQueueGenericSend's second parameter 0).
+                if name == "xQueueGenericSend" && params.get(1) == Some(&0) {
+                    self.semaphore.insert(first, true);
+                }
+                let object = self.object(first);
+                let kind = if send { EventKind::Send } else { EventKind::Receive };
+                self.queue_ops.push((self.trace.events.len(), first, send));
+                self.trace.events.push(Event::new(now, core, kind, actor).with_object(object));
+                self.core(core).signal(send.then_some(actor));
+            }
+            Role::Give(kind) | Role::Take(kind) => {
+                let give = matches!(role, Role::Give(_));
+                let object = self.object(first);
+                self.trace.objects[object as usize].kind = kind;
+                let event = if give { EventKind::Give } else { EventKind::Take };
+                self.trace.events.push(Event::new(now, core, event, actor).with_object(object));
+                self.core(core).signal(give.then_some(actor));
+            }
+            Role::Notify => {
+                let target = self.entity(Key::Task(first));
+                self.trace.events.push(Event::new(now, core, EventKind::EventSet, actor).with_peer(target));
+                self.core(core).signal(Some(actor));
+            }
+            Role::Signal => {
+                let object = self.object(first);
+                self.trace.objects[object as usize].kind = ObjectKind::Event;
+                self.trace.events.push(Event::new(now, core, EventKind::EventSet, actor).with_object(object));
+                self.core(core).signal(Some(actor));
+            }
+            Role::Wait | Role::Other => self.skip(name),
+        }
+    }
+
+    pub(super) fn finish(mut self, mut warnings: Vec<Warning>, overflows: u64) -> Parsed {
+        // Semaphores and mutexes are queues to FreeRTOS: their sends are
+        // gives and their receives takes.
+        let ops = std::mem::take(&mut self.queue_ops);
+        let mut retyped: Vec<(usize, EventKind)> = Vec::new();
+        for (i, q, send) in ops {
+            if self.semaphore.get(&q) == Some(&true) {
+                retyped.push((i, if send { EventKind::Give } else { EventKind::Take }));
+                let o = self.objects[&q];
+                self.trace.objects[o as usize].kind = ObjectKind::Semaphore;
+            }
+        }
+        if !retyped.is_empty() {
+            let mut next = retyped.into_iter().peekable();
+            let mut index = 0usize;
+            self.trace.events.retain_mut(|e| {
+                if next.peek().is_some_and(|&(i, _)| i == index) {
+                    e.kind = next.next().expect("peeked").1;
+                }
+                index += 1;
+                true
+            });
+        }
+        // Tasks only ever made ready, never run and never described (the
+        // FreeRTOS glue sends no TASK_INFO for the idle task, which runs as
+        // `IDLE` packets): not tasks of the trace.
+        let mut ran = vec![false; self.trace.tasks.len()];
+        for e in &self.trace.events {
+            if matches!(e.kind, EventKind::SwitchIn | EventKind::IsrEnter) {
+                ran[e.task as usize] = true;
+            }
+        }
+        let keep: Vec<bool> =
+            self.trace.tasks.iter().zip(&ran).map(|(t, &r)| r || !t.name.starts_with("task@")).collect();
+        if keep.iter().any(|k| !k) {
+            let names: Vec<String> =
+                self.trace.tasks.iter().zip(&keep).filter(|(_, k)| !**k).map(|(t, _)| t.name.clone()).collect();
+            warnings.push(Warning {
+                line: 0,
+                message: format!(
+                    "dropped {}: made ready but never run nor described (the idle task's id, as FreeRTOS's glue sends no TASK_INFO for it)",
+                    names.join(", ")
+                ),
+            });
+            self.trace.retain_tasks(&keep);
+        }
+        warnings.extend(silence(&self.trace));
+        if overflows > 0 {
+            let n = overflows;
+            warnings.push(Warning {
+                line: 0,
+                message: format!("the target dropped {n} packets (its buffer was full); the trace has gaps there"),
+            });
+        }
+        if let Some(message) = self.skipped.message() {
+            warnings.push(Warning { line: 0, message });
+        }
+        Parsed {
+            trace: self.trace,
+            warnings,
+            source: Default::default(),
+            format: super::NAME,
+            model: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// A packet id for the skipped-events warning: SystemView's name.
+fn event_name(id: u32) -> String {
+    const NAMED: [(u32, &str); 14] = [
+        (8, "TASK_CREATE"),
+        (12, "SYSTIME_CYCLES"),
+        (13, "SYSTIME_US"),
+        (15, "MARK_START"),
+        (16, "MARK_STOP"),
+        (19, "TIMER_ENTER"),
+        (20, "TIMER_EXIT"),
+        (21, "STACK_INFO"),
+        (22, "MODULEDESC"),
+        (26, "PRINT_FORMATTED"),
+        (27, "NUMMODULES"),
+        (28, "END_CALL"),
+        (29, "TASK_TERMINATE"),
+        (31, "EX"),
+    ];
+    match NAMED.iter().find(|(i, _)| *i == id) {
+        Some((_, name)) => (*name).to_string(),
+        None => format!("event {id}"),
+    }
+}
+
+/// A stretch without any event that is far longer than the recording's
+/// gaps otherwise are (a target halted by a debugger, packets lost without
+/// an overflow packet): the figures count it as what ran before it.
+fn silence(trace: &Trace) -> Option<Warning> {
+    let times: Vec<u64> = trace.events.iter().map(|e| e.time).collect();
+    let mut gaps: Vec<(u64, u64)> = times.windows(2).map(|w| (w[1] - w[0], w[0])).collect();
+    if gaps.len() < 20 {
+        return None;
+    }
+    let duration = trace.duration().max(1);
+    gaps.sort_unstable();
+    let (longest, from) = *gaps.last()?;
+    let p90 = gaps[gaps.len() * 9 / 10].0.max(1);
+    if longest < 50 * p90 || longest * 10 < duration {
+        return None;
+    }
+    let ms = |ns: u64| ns as f64 / 1e6;
+    Some(Warning {
+        line: 0,
+        message: format!(
+            "no event for {:.3} ms from {:.3} ms to {:.3} ms ({:.0} % of the recording) while 90 % of its events come within {:.3} ms of the previous one: the target was probably halted or its packets lost there, and loads and response times count that stretch as what ran before it",
+            ms(longest),
+            ms(from - trace.start()),
+            ms(from + longest - trace.start()),
+            100.0 * longest as f64 / duration as f64,
+            ms(p90)
+        ),
+    })
+}
