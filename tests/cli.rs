@@ -1244,14 +1244,14 @@ fn an_esp32_recording_is_two_cores_from_one_file_per_core_or_one_multicore_file(
         ingest(&["samples/esp32/2025-sysview360/heap_log0.svdat", "samples/esp32/2025-sysview360/heap_log1.svdat"]);
     let single = ingest(&["samples/esp32/2025-sysview360/heap_log_mcore.svdat"]);
     for j in [&pair, &single] {
-        assert_eq!(j["summary"]["cores_seen"], 2, "{j}");
+        assert_eq!(j["trace"]["cores_seen"], 2, "{j}");
         let notes = j["input"]["notes"].to_string();
         assert!(notes.contains("ESP-IDF FreeRTOS") && notes.contains("2 cores"), "{notes}");
     }
     assert_eq!(pair["input"]["name"], "heap_log0.svdat+heap_log1.svdat");
     // Both layouts hold the same run: the same tasks and events per kind.
-    assert_eq!(pair["summary"]["events_by_kind"], single["summary"]["events_by_kind"]);
-    assert_eq!(pair["summary"]["tasks"], single["summary"]["tasks"]);
+    assert_eq!(pair["trace"]["events_by_kind"], single["trace"]["events_by_kind"]);
+    assert_eq!(pair["trace"]["tasks"], single["trace"]["tasks"]);
     // The recorded placement replays: each ISR on the core it ran on.
     corera()
         .args(["simulate", "--as-recorded", "samples/esp32/2025-sysview360/heap_log_mcore.svdat", "-q"])

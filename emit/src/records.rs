@@ -155,7 +155,8 @@ pub struct TrafficEdge(pub u32, pub u32, pub u64);
 pub struct GraphSection {
     /// Groups of tasks that interact (connected components).
     pub communication_groups: usize,
-    /// Traced time span in ns.
+    /// Time the trace covers in ns (its span less its gaps), over which
+    /// loads and rates are computed.
     pub duration_ns: u64,
     /// Per trace task, by id.
     pub tasks: Vec<TaskMetrics>,

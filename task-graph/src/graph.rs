@@ -124,7 +124,9 @@ pub struct Affinity {
 /// Tasks weighted by load and throughput, edges by inter-task traffic.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TaskGraph {
-    /// Traced time span in ns.
+    /// Time the trace covers in ns: its span less its gaps
+    /// ([`corera_trace_ingest::Trace::gaps`]), over which loads and rates
+    /// are computed.
     pub duration_ns: u64,
     /// One entry per trace task, indexed by task id.
     pub tasks: Vec<TaskMetrics>,
@@ -163,7 +165,8 @@ impl TaskGraph {
         let mut warnings = derive::communication(trace, &mut tables);
         warnings.extend(schedule.warnings.iter().cloned());
         let agg = aggregate::tasks(&tables, n)?;
-        let duration_ns = trace.duration();
+        // Loads and rates are over the time the recording covers.
+        let duration_ns = trace.covered();
         let seconds = duration_ns as f64 / 1e9;
         let per_second = |x: u64| if seconds > 0.0 { x as f64 / seconds } else { 0.0 };
         let tasks = trace

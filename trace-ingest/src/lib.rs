@@ -48,7 +48,7 @@ use std::io::{BufRead, Read};
 pub use error::{ParseError, ParseErrorKind, ReadError, Warning};
 pub use fingerprint::Fingerprint;
 pub use model::{
-    Clock, Event, EventIter, EventKind, Events, NONE, Object, ObjectId, ObjectKind, PriorityOrder, RunnableUse,
+    Clock, Event, EventIter, EventKind, Events, Gap, NONE, Object, ObjectId, ObjectKind, PriorityOrder, RunnableUse,
     SwitchOut, Task, TaskId, TaskKind, Trace, TraceSummary,
 };
 pub use priority::{Priorities, PriorityOverride, PrioritySource};
@@ -323,15 +323,33 @@ pub fn read_per_core(
         files.push((path, bytes));
     }
     let mut parsed = systemview::read_files(&files, options)?;
+    parsed.notes.extend(coverage_note(&parsed.trace));
     let all: Vec<u8> = files.iter().flat_map(|(_, b)| b.iter().copied()).collect();
     parsed.source = Fingerprint::of(&all);
     Ok(parsed)
+}
+
+/// What share of its span a recording with gaps covers, for the summary.
+fn coverage_note(trace: &Trace) -> Option<String> {
+    if trace.gaps.is_empty() {
+        return None;
+    }
+    let span = trace.duration().max(1);
+    Some(format!(
+        "covers {:.1} % of its {:.3} s ({} gap{} not counted: loads, rates and response times are over the {:.3} s covered)",
+        100.0 * trace.covered() as f64 / span as f64,
+        span as f64 / 1e9,
+        trace.gaps.len(),
+        if trace.gaps.len() == 1 { "" } else { "s" },
+        trace.covered() as f64 / 1e9
+    ))
 }
 
 fn read_plain(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions) -> Result<Parsed, ReadError> {
     let path = options.path.as_str();
     let mut input = fingerprint::Fingerprinting::new(input);
     let mut parsed = read_format(&mut input, choice, options)?;
+    parsed.notes.extend(coverage_note(&parsed.trace));
     // Whatever the reader left unread (a stopped-early reader) still
     // belongs to the input's fingerprint.
     std::io::copy(&mut input, &mut std::io::sink())

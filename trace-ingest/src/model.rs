@@ -291,6 +291,18 @@ pub enum PriorityOrder {
     Low,
 }
 
+/// A stretch of a recording that holds no events though the system ran
+/// (the target halted by a debugger, packets it dropped, the time between
+/// two recording sessions), in ns. Loads, rates and response times are
+/// computed on the time outside gaps only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Gap {
+    /// Start, ns.
+    pub start: u64,
+    /// End, ns.
+    pub end: u64,
+}
+
 /// A whole trace in the format-neutral model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
@@ -312,6 +324,8 @@ pub struct Trace {
     /// The runnables each task ran, when the source records them (BTF `R`
     /// entities), in order of first appearance.
     pub runnables: Vec<RunnableUse>,
+    /// Stretches the recording does not cover, sorted, not overlapping.
+    pub gaps: Vec<Gap>,
 }
 
 /// A runnable (a function a task calls, in AUTOSAR/APP4MC terms) and what
@@ -339,7 +353,36 @@ impl Trace {
             events: Events::default(),
             queued_activations: false,
             runnables: Vec::new(),
+            gaps: Vec::new(),
         }
+    }
+
+    /// Adds a stretch the recording does not cover (merged with the gaps
+    /// it touches).
+    pub fn add_gap(&mut self, start: u64, end: u64) {
+        if end <= start {
+            return;
+        }
+        self.gaps.push(Gap { start, end });
+        self.gaps.sort_by_key(|g| g.start);
+        let mut merged: Vec<Gap> = Vec::with_capacity(self.gaps.len());
+        for g in self.gaps.drain(..) {
+            match merged.last_mut() {
+                Some(last) if g.start <= last.end => last.end = last.end.max(g.end),
+                _ => merged.push(g),
+            }
+        }
+        self.gaps = merged;
+    }
+
+    /// Time in ns of `[from, to)` inside gaps.
+    pub fn gap_ns(&self, from: u64, to: u64) -> u64 {
+        self.gaps.iter().map(|g| g.end.min(to).saturating_sub(g.start.max(from))).sum()
+    }
+
+    /// Time in ns the recording covers: its span less its gaps.
+    pub fn covered(&self) -> u64 {
+        self.duration() - self.gap_ns(self.start(), self.end())
     }
 
     /// Time of the first event in ns (0 for an empty trace).

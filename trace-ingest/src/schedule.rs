@@ -113,11 +113,19 @@ pub struct Job {
     pub finish_ns: Option<u64>,
     /// The phases; the first one's release is the job's.
     pub phases: Vec<Phase>,
+    /// It spans a stretch the recording does not cover ([`Trace::gaps`]):
+    /// its response time is not known.
+    pub spans_gap: bool,
 }
 
 impl Job {
     fn new(release_ns: u64, release: Release) -> Job {
-        Job { release_ns, finish_ns: None, phases: vec![Phase { release, exec_ns: 0, actions: Vec::new() }] }
+        Job {
+            release_ns,
+            finish_ns: None,
+            phases: vec![Phase { release, exec_ns: 0, actions: Vec::new() }],
+            spans_gap: false,
+        }
     }
 
     /// Whether the trace saw it finish.
@@ -125,9 +133,10 @@ impl Job {
         self.finish_ns.is_some()
     }
 
-    /// Release to finish, for a finished job.
+    /// Release to finish, for a finished job that spans no gap of the
+    /// recording.
     pub fn response_ns(&self) -> Option<u64> {
-        self.finish_ns.map(|f| f - self.release_ns)
+        self.finish_ns.filter(|_| !self.spans_gap).map(|f| f - self.release_ns)
     }
 
     /// Execution it needed over all phases.
@@ -191,7 +200,8 @@ impl TaskSchedule {
         self.ready.iter().map(Stretch::ns).sum()
     }
 
-    /// Response times of the finished jobs, in release order.
+    /// Response times of the finished jobs, in release order (a job that
+    /// spans a gap of the recording has none).
     pub fn responses(&self) -> impl Iterator<Item = u64> + '_ {
         self.jobs.iter().filter_map(Job::response_ns)
     }
@@ -318,6 +328,39 @@ struct CoreState {
     paused: Vec<Option<(usize, u64)>>,
 }
 
+/// The pieces of `[from, to)` outside `gaps` (sorted, not overlapping).
+fn covered(gaps: &[(u64, u64)], from: u64, to: u64) -> Vec<(u64, u64)> {
+    let mut pieces = Vec::new();
+    let mut at = from;
+    for &(start, end) in gaps.iter().filter(|&&(start, end)| start < to && end > from) {
+        if start > at {
+            pieces.push((at, start));
+        }
+        at = at.max(end);
+    }
+    if at < to {
+        pieces.push((at, to));
+    }
+    pieces
+}
+
+/// The pieces of each stretch outside `gaps`.
+fn clip(stretches: &mut Vec<Stretch>, gaps: &[(u64, u64)]) {
+    if gaps.is_empty() {
+        return;
+    }
+    *stretches = stretches
+        .iter()
+        .flat_map(|s| {
+            covered(gaps, s.start_ns, s.end_ns).into_iter().map(|(start_ns, end_ns)| Stretch {
+                core: s.core,
+                start_ns,
+                end_ns,
+            })
+        })
+        .collect();
+}
+
 /// The last wake of a task: (waker, time, bytes carried).
 type Wake = (usize, u64, u32);
 
@@ -336,6 +379,8 @@ struct Builder<'a> {
     /// [`Trace::queued_activations`]): their release times, oldest first.
     queued: Vec<std::collections::VecDeque<u64>>,
     odd_switches: u64,
+    /// The trace's gaps, from its start.
+    gaps: Vec<(u64, u64)>,
 }
 
 impl<'a> Builder<'a> {
@@ -358,6 +403,11 @@ impl<'a> Builder<'a> {
             reports_finish,
             last_wake: vec![None; n],
             last_send: vec![None; n],
+            gaps: trace
+                .gaps
+                .iter()
+                .map(|g| (g.start.saturating_sub(trace.start()), g.end.saturating_sub(trace.start())))
+                .collect(),
             queued: vec![std::collections::VecDeque::new(); n],
             odd_switches: 0,
         }
@@ -369,14 +419,19 @@ impl<'a> Builder<'a> {
 
     /// `t` ran on `core` from `from` to `to`: a stretch, and execution in
     /// its current phase.
+    /// Time outside gaps goes into the stretches and the execution.
     fn ran(&mut self, t: usize, core: usize, from: u64, to: u64) {
         if to <= from {
             return;
         }
         let task = &mut self.tasks[t];
-        task.running.push(Stretch { core: core as u16, start_ns: from, end_ns: to });
+        let mut exec = 0;
+        for (start, end) in covered(&self.gaps, from, to) {
+            task.running.push(Stretch { core: core as u16, start_ns: start, end_ns: end });
+            exec += end - start;
+        }
         if let Some(phase) = task.jobs.last_mut().and_then(|j| j.phases.last_mut()) {
-            phase.exec_ns += to - from;
+            phase.exec_ns += exec;
         }
     }
 
@@ -413,7 +468,8 @@ impl<'a> Builder<'a> {
             None if c.current == Some(t) => c.since,
             None => return done,
         };
-        done + now.saturating_sub(since)
+        let ran: u64 = covered(&self.gaps, since, now).iter().map(|(a, b)| b - a).sum();
+        done + ran
     }
 
     fn ready_from(&mut self, t: usize, core: usize, now: u64) {
@@ -582,6 +638,7 @@ impl<'a> Builder<'a> {
             && let Some(job) = self.tasks[t].jobs.last_mut()
         {
             job.finish_ns = Some(now);
+            job.spans_gap = self.gaps.iter().any(|&(start, end)| start < now && end > job.release_ns);
         }
         self.state[t].in_job = false;
         self.state[t].blocked = false;
@@ -686,6 +743,10 @@ impl<'a> Builder<'a> {
         }
         for t in 0..self.tasks.len() {
             self.ready_until(t, end);
+        }
+        for task in &mut self.tasks {
+            clip(&mut task.ready, &self.gaps);
+            clip(&mut task.interrupted, &self.gaps);
         }
         // Offsets can exceed a phase's execution by rounding: clamp, and
         // keep actions in order.

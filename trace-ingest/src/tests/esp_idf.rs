@@ -280,3 +280,20 @@ fn every_prefix_and_a_flipped_byte_of_the_multicore_files_read_without_a_panic()
         }
     }
 }
+
+#[test]
+fn a_stretch_the_recording_missed_is_a_gap_and_the_figures_cover_the_rest() {
+    let p = parse(&["2018-pair/cpu0.svdat", "2018-pair/cpu1.svdat"]);
+    assert_eq!(p.trace.gaps.len(), 1, "{:?}", p.trace.gaps);
+    let gap = p.trace.gaps[0];
+    assert!((122_000_000..123_000_000).contains(&(gap.end - gap.start)), "{gap:?}");
+    assert_eq!(p.trace.covered(), p.trace.duration() - (gap.end - gap.start));
+    assert!(p.notes.iter().any(|n| n.contains("covers 16.4 %")), "{:?}", p.notes);
+    // Nothing runs inside it, and no response spans it.
+    let s = crate::Schedule::of(&p.trace);
+    let (from, to) = (gap.start - p.trace.start(), gap.end - p.trace.start());
+    for t in &s.tasks {
+        assert!(t.running.iter().all(|r| r.end_ns <= from || r.start_ns >= to));
+        assert!(t.responses().all(|r| r < to - from));
+    }
+}

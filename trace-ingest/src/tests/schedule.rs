@@ -129,3 +129,28 @@ fn waiting_is_attributed_to_the_tasks_that_ran() {
     let waited = waiting_shares(3, &[(1, 0, 4), (2, 0, 4)], &[(0, 0, 4)]);
     assert_eq!(waited[0], vec![(1, 2), (2, 2)]);
 }
+
+/// A gap in the recording (a halted target): what ran or waited across it
+/// counts only outside it, and a job that spans it has no response time.
+#[test]
+fn time_inside_a_gap_of_the_recording_is_not_counted() {
+    let text = "corera-log 1 clock=us\ntask 1 task 2 A\ntask 2 task 1 B\n\
+                0 0 rdy 1\n0 0 in 1\n2 0 rdy 2\n10 0 out 1 done\n10 0 in 2\n12 0 out 2 done\n\
+                20 0 rdy 1\n20 0 in 1\n25 0 rdy 2\n100 0 out 1 done\n100 0 in 2\n102 0 out 2 done\n";
+    let mut trace = parse_as(text, FormatChoice::Auto).unwrap().trace;
+    let plain = Schedule::of(&trace);
+    trace.add_gap(30 * US, 90 * US);
+    trace.add_gap(80 * US, 95 * US); // overlaps: merged
+    assert_eq!(trace.gaps, vec![Gap { start: 30 * US, end: 95 * US }]);
+    assert_eq!(trace.covered(), (102 - 65) * US);
+    let s = Schedule::of(&trace);
+    // A ran 0..10 and 20..100 less 30..95: 10 + 15 us; its second job's
+    // response (20..100) spans the gap.
+    assert_eq!(plain.tasks[0].running_ns(), 90 * US);
+    assert_eq!(s.tasks[0].running_ns(), 25 * US);
+    assert_eq!(s.tasks[0].jobs[1].phases[0].exec_ns, 15 * US);
+    assert_eq!(s.tasks[0].responses().collect::<Vec<_>>(), vec![10 * US]);
+    // B waited 2..10 and 25..100 less the gap: 8 + 10 us.
+    assert_eq!(s.tasks[1].ready_ns(), 18 * US);
+    assert_eq!(s.tasks[1].responses().collect::<Vec<_>>(), vec![10 * US]);
+}

@@ -196,3 +196,21 @@ fn the_text_header_of_a_saved_file_is_read_and_its_offsets_checked() {
     let e = super::chain(&parse(&bad, FormatChoice::Auto).unwrap_err());
     assert!(e.contains("Offset Core1 99999999") && e.contains("beyond"), "{e}");
 }
+
+/// The target's `OVERFLOW` packet says packets were dropped since the one
+/// before it: that stretch is a gap.
+#[test]
+fn dropped_packets_are_a_gap_between_the_packets_around_them() {
+    let mut s = vec![0u8; 10];
+    s.extend([10, 0]); // TRACE_START
+    s.extend([24, 4, 0xC0, 0x84, 0x3D, 0, 0]); // INIT: 1 MHz
+    s.extend([9, 0x40, 3, 1, b'T', 0]); // TASK_INFO 64 "T"
+    s.extend([6, 0x40, 10]); // READY at 10 µs
+    s.extend([4, 0x40, 10]); // EXEC at 20
+    s.extend([1, 57, 0xD0, 0x0F]); // OVERFLOW of 57 packets, +2000: at 2020
+    s.extend([17, 80]); // IDLE at 2100
+    let p = parse(&s, FormatChoice::Auto).unwrap();
+    assert_eq!(p.trace.gaps, vec![crate::Gap { start: 20_000, end: 2_020_000 }]);
+    assert!(p.warnings.iter().any(|w| w.message.contains("dropped 57 packets")), "{:?}", p.warnings);
+    assert!(p.notes.iter().any(|n| n.contains("1 gap not counted")), "{:?}", p.notes);
+}

@@ -264,7 +264,9 @@ impl Decoder {
         }
     }
 
-    pub(super) fn finish(mut self, mut warnings: Vec<Warning>, overflows: u64) -> Parsed {
+    /// The trace, with the gaps the streams showed (ns) and what the
+    /// recording holds no events for.
+    pub(super) fn finish(mut self, mut warnings: Vec<Warning>, overflows: u64, gaps: &[(u64, u64)]) -> Parsed {
         // Semaphores and mutexes are queues to FreeRTOS: their sends are
         // gives and their receives takes.
         let ops = std::mem::take(&mut self.queue_ops);
@@ -310,12 +312,18 @@ impl Decoder {
             });
             self.trace.retain_tasks(&keep);
         }
-        warnings.extend(silence(&self.trace));
+        for &(start, end) in gaps {
+            self.trace.add_gap(start, end);
+        }
+        if let Some((start, end, warning)) = silence(&self.trace) {
+            self.trace.add_gap(start, end);
+            warnings.push(warning);
+        }
         if overflows > 0 {
             let n = overflows;
             warnings.push(Warning {
                 line: 0,
-                message: format!("the target dropped {n} packets (its buffer was full); the trace has gaps there"),
+                message: format!("the target dropped {n} packets (its buffer was full); the stretches before each overflow packet are gaps, not counted"),
             });
         }
         if let Some(message) = self.skipped.message() {
@@ -358,8 +366,8 @@ fn event_name(id: u32) -> String {
 
 /// A stretch without any event that is far longer than the recording's
 /// gaps otherwise are (a target halted by a debugger, packets lost without
-/// an overflow packet): the figures count it as what ran before it.
-fn silence(trace: &Trace) -> Option<Warning> {
+/// an overflow packet): a gap of the recording.
+fn silence(trace: &Trace) -> Option<(u64, u64, Warning)> {
     let times: Vec<u64> = trace.events.iter().map(|e| e.time).collect();
     let mut gaps: Vec<(u64, u64)> = times.windows(2).map(|w| (w[1] - w[0], w[0])).collect();
     if gaps.len() < 20 {
@@ -373,15 +381,16 @@ fn silence(trace: &Trace) -> Option<Warning> {
         return None;
     }
     let ms = |ns: u64| ns as f64 / 1e6;
-    Some(Warning {
+    let warning = Warning {
         line: 0,
         message: format!(
-            "no event for {:.3} ms from {:.3} ms to {:.3} ms ({:.0} % of the recording) while 90 % of its events come within {:.3} ms of the previous one: the target was probably halted or its packets lost there, and loads and response times count that stretch as what ran before it",
+            "no event for {:.3} ms from {:.3} ms to {:.3} ms ({:.0} % of the recording) while 90 % of its events come within {:.3} ms of the previous one: the target was probably halted or its packets lost there; that stretch is a gap, not counted in loads, rates and response times",
             ms(longest),
             ms(from - trace.start()),
             ms(from + longest - trace.start()),
             100.0 * longest as f64 / duration as f64,
             ms(p90)
         ),
-    })
+    };
+    Some((from, from + longest, warning))
 }

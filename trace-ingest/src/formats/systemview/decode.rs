@@ -95,13 +95,15 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
     let mut d = Decoder::new(api, os.as_deref(), cores, multicore);
     // Merge in time order; ties keep stream order.
     let mut all: Vec<(u64, usize, Timed)> = Vec::new();
+    let mut gaps = Vec::new();
     for (i, s) in decoded.iter_mut().enumerate() {
-        let frequency = s.frequency;
+        let frequency = s.frequency.max(1);
+        let ns =
+            |ticks: u64| u64::try_from(u128::from(ticks) * 1_000_000_000 / u128::from(frequency)).unwrap_or(u64::MAX);
         for t in s.packets.drain(..) {
-            let ns =
-                u64::try_from(u128::from(t.ticks) * 1_000_000_000 / u128::from(frequency.max(1))).unwrap_or(u64::MAX);
-            all.push((ns, i, t));
+            all.push((ns(t.ticks), i, t));
         }
+        gaps.extend(s.gaps.iter().map(|&(a, b)| (ns(a), ns(b))));
     }
     all.sort_by_key(|&(ns, i, _)| (ns, i));
     for (now, _, t) in all {
@@ -112,12 +114,12 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
         warnings.push(Warning {
             line: 0,
             message: format!(
-                "the recording holds several start/stop sessions ({} per stream); the time between them holds no events",
+                "the recording holds several start/stop sessions ({} per stream); the time between them is not counted",
                 n.join(", ")
             ),
         });
     }
-    let mut parsed = d.finish(warnings, decoded.iter().map(|s| s.overflows).sum());
+    let mut parsed = d.finish(warnings, decoded.iter().map(|s| s.overflows).sum(), &gaps);
     parsed.notes = notes;
     Ok(parsed)
 }

@@ -31,6 +31,10 @@ pub(super) struct Decoded {
     pub(super) skipped: Vec<(usize, usize, String)>,
     pub(super) overflows: u64,
     pub(super) sessions: u32,
+    /// Stretches on the stream's clock (ticks) it does not cover: packets
+    /// the target dropped (from the packet before an `OVERFLOW` to it), and
+    /// the time between a `TRACE_STOP` and the next `TRACE_START`.
+    pub(super) gaps: Vec<(u64, u64)>,
 }
 
 pub(super) fn fail(path: &str, byte: usize, expected: &str, found: String) -> ParseError {
@@ -46,7 +50,9 @@ pub(super) fn fail(path: &str, byte: usize, expected: &str, found: String) -> Pa
 /// decode (with a warning that says where and how much).
 pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warning>) -> Result<Decoded, ParseError> {
     let b = stream.bytes;
-    let mut out = Decoded { packets: Vec::new(), frequency: 0, skipped: Vec::new(), overflows: 0, sessions: 0 };
+    let mut out =
+        Decoded { packets: Vec::new(), frequency: 0, skipped: Vec::new(), overflows: 0, sessions: 0, gaps: Vec::new() };
+    let mut stopped_at = None;
     let Some(start) = b.windows(SYNC.len()).position(|w| w == SYNC) else {
         return Err(fail(
             path,
@@ -87,6 +93,13 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
                     Packet::TraceStart => {
                         ticks += u64::from(p.delta);
                         out.sessions += 1;
+                        if let Some(stop) = stopped_at.take() {
+                            out.gaps.push((stop, ticks));
+                        }
+                    }
+                    Packet::TraceStop => {
+                        ticks += u64::from(p.delta);
+                        stopped_at = Some(ticks);
                     }
                     Packet::Init { frequency } if out.frequency == 0 => {
                         out.frequency = u64::from(frequency);
@@ -94,7 +107,9 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
                     }
                     Packet::Overflow(n) => {
                         out.overflows += u64::from(n);
+                        let before = ticks;
                         ticks += u64::from(p.delta);
+                        out.gaps.push((before, ticks));
                     }
                     _ => ticks += u64::from(p.delta),
                 }
