@@ -69,7 +69,10 @@ pub(crate) fn input_name(input: &InputArgs) -> String {
 
 /// Reads the trace named by `input` (a file, or stdin).
 pub(crate) fn ingest(input: &InputArgs) -> anyhow::Result<Parsed> {
-    let mut reader: Box<dyn BufRead> = match &input.input {
+    // A trace directory (CTF: `metadata` and its streams) is read from its
+    // metadata.
+    let path = input.input.as_ref().map(|p| if p.is_dir() { p.join("metadata") } else { p.clone() });
+    let mut reader: Box<dyn BufRead> = match &path {
         Some(p) if p.as_os_str() != "-" => {
             let file =
                 std::fs::File::open(p).with_context(|| Usage(format!("could not open trace `{}`", p.display())))?;
@@ -78,7 +81,7 @@ pub(crate) fn ingest(input: &InputArgs) -> anyhow::Result<Parsed> {
         _ => Box::new(BufReader::with_capacity(256 * 1024, std::io::stdin().lock())),
     };
     // Messages name the file as the user gave it, so editors can jump there.
-    let shown = match &input.input {
+    let shown = match &path {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "<stdin>".to_string(),
     };

@@ -41,7 +41,7 @@ pub mod priority;
 pub mod schedule;
 mod unused;
 
-pub use formats::{amalthea, btf, corera_log, ftrace, psf, systemview};
+pub use formats::{amalthea, btf, corera_log, ctf, ftrace, psf, systemview};
 
 use std::io::{BufRead, Read};
 
@@ -177,18 +177,21 @@ pub enum FormatChoice {
     Psf,
     /// A SEGGER SystemView recording (`.SVDat`).
     SystemView,
+    /// A CTF trace of Zephyr's tracing (its directory or `metadata`).
+    Ctf,
 }
 
 impl FormatChoice {
     /// Every concrete format, in detection order: the one list the CLI's
     /// `--format` values, detection and the book's format lists come from.
-    pub const ALL: [FormatChoice; 6] = [
+    pub const ALL: [FormatChoice; 7] = [
         FormatChoice::CoreraLog,
         FormatChoice::Btf,
         FormatChoice::Ftrace,
         FormatChoice::Amalthea,
         FormatChoice::Psf,
         FormatChoice::SystemView,
+        FormatChoice::Ctf,
     ];
 
     /// The `--format` name (`auto` for [`FormatChoice::Auto`]).
@@ -201,6 +204,7 @@ impl FormatChoice {
             FormatChoice::Amalthea => amalthea::NAME,
             FormatChoice::Psf => psf::NAME,
             FormatChoice::SystemView => systemview::NAME,
+            FormatChoice::Ctf => ctf::NAME,
         }
     }
 
@@ -215,7 +219,10 @@ impl FormatChoice {
             }
             FormatChoice::Amalthea => "Eclipse APP4MC Amalthea model (`.amxmi`, schema 0.9 to 3.x)",
             FormatChoice::Psf => "Percepio TraceRecorder stream (Tracealyzer `.psf`, FreeRTOS kernel port)",
-            FormatChoice::SystemView => "SEGGER SystemView recording (`.SVDat`: the target's RTT stream, FreeRTOS)",
+            FormatChoice::SystemView => {
+                "SEGGER SystemView recording (`.SVDat`, one file per core, ESP-IDF and 3.60 multi-core files)"
+            }
+            FormatChoice::Ctf => "Zephyr's CTF tracing (the trace directory, or its `metadata`)",
         }
     }
 
@@ -229,6 +236,7 @@ impl FormatChoice {
             FormatChoice::Amalthea => "amalthea.md",
             FormatChoice::Psf => "psf.md",
             FormatChoice::SystemView => "systemview.md",
+            FormatChoice::Ctf => "ctf.md",
         }
     }
 
@@ -251,6 +259,7 @@ fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceForma
         FormatChoice::Amalthea => Box::new(amalthea::Amalthea::from(options.clone())),
         FormatChoice::Psf => Box::new(psf::PsfReader::from(options.clone())),
         FormatChoice::SystemView => Box::new(systemview::SystemView::from(options.clone())),
+        FormatChoice::Ctf => Box::new(ctf::Ctf::from(options.clone())),
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod amalthea;
 pub mod btf;
 pub mod corera_log;
+pub mod ctf;
 pub mod ftrace;
 pub mod psf;
 pub mod systemview;

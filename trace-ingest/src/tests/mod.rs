@@ -3,6 +3,7 @@
 mod amalthea;
 mod btf;
 mod corera_log;
+mod ctf;
 mod esp_idf;
 mod ftrace;
 mod priority;
