@@ -112,7 +112,7 @@ fn empty_unknown_and_missing_inputs_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1:1: invalid corera-log input: the input is empty"));
     corera().args(["ingest", "-"]).write_stdin("something else\n").assert().code(2).stderr(predicate::str::contains(
-        "not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf, systemview); pass --format",
+        "not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf, systemview, ctf); pass --format",
     ));
     corera()
         .args(["ingest", "no/such/file.log"])

@@ -124,7 +124,7 @@ fn errors_name_file_line_column_and_expectation() {
         ("corera-log 1 clock=us\n99999999999999999 0 rdy 1\n", "does not fit in 64-bit nanoseconds"),
         (
             "hello\n",
-            "`t.log` is not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf, systemview)",
+            "`t.log` is not in a known trace format (known formats: corera-log, btf, ftrace, amalthea, psf, systemview, ctf)",
         ),
     ];
     for (input, expected) in cases {
