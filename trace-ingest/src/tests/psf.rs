@@ -176,3 +176,65 @@ fn a_ringbuffer_ram_dump_is_found_and_read_as_the_runs_last_stretch() {
         let _ = parse(&dump[..at], FormatChoice::Psf);
     }
 }
+
+/// A multi-core recorder (`TRC_CFG_CORE_COUNT` 2) writes each event's core
+/// in the top four bits of its 16-bit event count. The printer recording,
+/// its header saying 2 cores and the middle third of its events marked as
+/// core 1's, reads as a 2-core trace with exactly those events on core 1.
+#[test]
+fn a_multicore_stream_gives_each_event_the_core_in_its_event_count() {
+    use trace_recorder_parser::streaming::RecorderData;
+    let good = bytes("printer.psf");
+    // The header's core count: the low byte of the u32 after the magic
+    // word, the format and kernel versions and the options.
+    let mut data = good.clone();
+    assert_eq!(data[12], 1);
+    data[12] = 2;
+    // Where each event starts, as the crate reads them.
+    let mut r = &good[..];
+    let mut rd = RecorderData::find(&mut r).unwrap();
+    let mut starts = Vec::new();
+    loop {
+        let at = good.len() - r.len();
+        match rd.read_event(&mut r) {
+            Ok(Some(_)) => starts.push(at),
+            _ => break,
+        }
+    }
+    let (from, to) = (starts.len() / 3, 2 * starts.len() / 3);
+    for (i, &at) in starts.iter().enumerate() {
+        let core = u8::from((from..to).contains(&i));
+        data[at + 3] = (data[at + 3] & 0x0F) | (core << 4);
+    }
+    let p = parse(&data, FormatChoice::Auto).unwrap();
+    assert_eq!(p.trace.cores_seen(), 2);
+    assert!(p.notes.iter().any(|n| n.contains("2 cores")), "{:?}", p.notes);
+    let single = parse(&good, FormatChoice::Auto).unwrap();
+    for kind in
+        [EventKind::Ready, EventKind::SwitchIn, EventKind::Send, EventKind::Receive, EventKind::Give, EventKind::Take]
+    {
+        assert_eq!(count(&p, kind), count(&single, kind), "{kind:?}");
+    }
+    // The events of core 1 are those of the middle third, by time.
+    let span = |core: u16| {
+        let times: Vec<u64> = p.trace.events.iter().filter(|e| e.core == core).map(|e| e.time).collect();
+        (times[0], *times.last().unwrap())
+    };
+    let (start1, end1) = span(1);
+    assert!(p.trace.events.iter().filter(|e| e.core == 0).all(|e| e.time <= start1 || e.time >= end1));
+    assert!(p.trace.events.iter().zip(p.trace.events.iter().skip(1)).all(|(a, b)| a.time <= b.time));
+}
+
+#[test]
+fn a_kernel_port_corera_cannot_map_is_an_error_naming_it() {
+    let good = bytes("printer.psf");
+    assert_eq!(good[6..8], [0xA1, 0x1A], "FreeRTOS: TRACE_KERNEL_VERSION 0x1AA1");
+    let mut zephyr = good.clone();
+    zephyr[6..8].copy_from_slice(&0x9AA9u16.to_le_bytes());
+    let e = super::chain(&parse(&zephyr, FormatChoice::Auto).unwrap_err());
+    assert!(e.contains("Zephyr kernel port") && e.contains(": byte 0:"), "{e}");
+    let mut custom = good.clone();
+    custom[6..8].copy_from_slice(&[0xF1, 0x1F]);
+    let e = super::chain(&parse(&custom, FormatChoice::Auto).unwrap_err());
+    assert!(e.contains("[F1, 1F]") && e.contains("custom port"), "{e}");
+}

@@ -122,6 +122,8 @@ struct Reader {
     printf_event: Option<u16>,
     /// The first event id the crate did not know, with its byte offset.
     first_unknown: Option<(u16, u64)>,
+    /// Each event's core is in its event count (a multi-core recorder).
+    cores_in_counts: bool,
     unattributed: u64,
     backwards: u64,
 }
@@ -145,6 +147,7 @@ impl Reader {
             backwards: 0,
             printf_event: None,
             first_unknown: None,
+            cores_in_counts: false,
         }
     }
 
@@ -160,14 +163,20 @@ impl Reader {
     /// Reads a stream: a header, then events.
     fn run(mut self, r: &mut Counting<'_>) -> Result<Parsed, ParseError> {
         let mut rd = self.header(r)?;
+        // A multi-core recorder writes each event's core in the top four
+        // bits of its event count (`TRC_EVENT_SET_EVENT_COUNT`), and the
+        // cores' buffers in chunks: events are sorted by time at the end.
+        self.cores_in_counts = rd.header.num_cores > 1;
+        self.events(&mut rd, r)?;
+        let mut parsed = self.finish(&rd);
         if rd.header.num_cores > 1 {
-            self.warn(format!(
-                "the recorder was configured for {} cores; its format-{} events carry no core, so all are read on core 0",
-                rd.header.num_cores, rd.header.format_version
+            parsed.trace.events.sort_by_time();
+            parsed.notes.push(format!(
+                "the recorder ran on {} cores: each event's core is the top four bits of its event count",
+                rd.header.num_cores
             ));
         }
-        self.events(&mut rd, r)?;
-        Ok(self.finish(&rd))
+        Ok(parsed)
     }
 
     /// Reads a RingBuffer stream port's RAM dump: the header in the dump,
@@ -181,15 +190,7 @@ impl Reader {
             if core > 0 {
                 rd = self.header(&mut Counting { inner: &mut &ring.header[..], offset: ring.header_at })?;
             }
-            self.on = core;
-            while self.cores.len() <= core {
-                let mut state = CoreState::on(self.cores.len() as u16);
-                for _ in 0..self.trace.tasks.len() {
-                    state.add_task();
-                }
-                self.cores.push(state);
-                self.last_time.push(0);
-            }
+            self.on_core(core);
             self.events(&mut rd, &mut Counting { inner: &mut &events.bytes[..], offset: events.at })?;
         }
         if rings.cores.len() > 1 {
@@ -218,6 +219,16 @@ impl Reader {
                     format!("none in the input's {n} bytes"),
                 ));
             }
+            Err(PsfError::KernelVersion(v)) => {
+                return Err(self.fail(
+                    r.offset,
+                    "a stream of TraceRecorder's FreeRTOS kernel port (kernel version 0x1AA1)",
+                    format!(
+                        "kernel version bytes [{:02X}, {:02X}]: a kernel port TraceRecorder does not identify (a custom port), whose events corera cannot map",
+                        v[0], v[1]
+                    ),
+                ));
+            }
             Err(e) => return Err(self.fail(r.offset, "a PSF stream header (magic `PSF`)", e.to_string())),
         };
         if let Some(id) = self.printf_event {
@@ -234,8 +245,11 @@ impl Reader {
         if rd.header.kernel_port != KernelPortIdentity::FreeRtos {
             return Err(self.fail(
                 0,
-                "a stream of TraceRecorder's FreeRTOS kernel port",
-                format!("kernel port {}", rd.header.kernel_port),
+                "a stream of TraceRecorder's FreeRTOS kernel port (ESP-IDF's FreeRTOS port writes the same)",
+                format!(
+                    "TraceRecorder's {} kernel port, whose event codes and object classes corera does not map yet",
+                    rd.header.kernel_port
+                ),
             ));
         }
         self.frequency = u64::from(rd.timestamp_info.timer_frequency.get_raw());
@@ -258,6 +272,9 @@ impl Reader {
                         && id.0 != 0x31
                     {
                         self.first_unknown.get_or_insert((id.0, at));
+                    }
+                    if self.cores_in_counts {
+                        self.on_core(usize::from(u16::from(event.event_count()) >> 12));
                     }
                     self.event(rd, code.event_type(), &event);
                 }
@@ -314,6 +331,19 @@ impl Reader {
             self.warn(format!("the recorder restarted the stream {restarts} times; read as one trace"));
         }
         Ok(())
+    }
+
+    /// Events from now on are `core`'s.
+    fn on_core(&mut self, core: usize) {
+        self.on = core;
+        while self.cores.len() <= core {
+            let mut state = CoreState::on(self.cores.len() as u16);
+            for _ in 0..self.trace.tasks.len() {
+                state.add_task();
+            }
+            self.cores.push(state);
+            self.last_time.push(0);
+        }
     }
 
     fn warn(&mut self, message: String) {
