@@ -131,6 +131,24 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
         p.warnings
     );
     assert!(!p.warnings.iter().any(|w| w.message.contains("went backwards")), "{:?}", p.warnings);
+    // A corrupt tail: what came before it is kept, and where it starts is
+    // said.
+    let mut tail = good.clone();
+    let three_quarters = good.len() * 3 / 4;
+    for (i, b) in tail[three_quarters..].iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(73) ^ 0x5C;
+    }
+    let p = parse(&tail, FormatChoice::Psf).unwrap();
+    let whole = parse(&good, FormatChoice::Psf).unwrap();
+    assert!(count(&p, EventKind::SwitchIn) * 10 >= count(&whole, EventKind::SwitchIn) * 6);
+    assert!(
+        p.warnings.iter().any(|w| w.message.contains(" byte ")
+            && (w.message.contains("could not be decoded")
+                || w.message.contains("first record corera cannot place")
+                || w.message.contains("ends inside a record"))),
+        "{:?}",
+        p.warnings
+    );
     // Every prefix reads without a panic.
     for len in (0..good.len()).step_by(997) {
         let _ = parse(&good[..len], FormatChoice::Psf);
