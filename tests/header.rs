@@ -135,31 +135,30 @@ int main(void) {
 }
 "#;
 
+/// Compiled against ThreadX's own `tx_api.h` with its Linux SMP port's
+/// `tx_port.h` (`tests/data/threadx/`); the service is stubbed to record
+/// the exclusion map each thread is given.
 const THREADX_CHECK: &str = r#"#include <stdio.h>
-/* ThreadX SMP stand-ins (types and signature as in tx_api.h with a ports_smp tx_port.h). */
-typedef unsigned long ULONG;
-typedef unsigned int UINT;
-#define TX_SUCCESS ((UINT)0x00)
-#define TX_THREAD_ERROR ((UINT)0x0E)
-#define TX_THREAD_SMP_MAX_CORES 4
-typedef struct TX_THREAD_STRUCT { ULONG exclusion; } TX_THREAD;
-UINT tx_thread_smp_core_exclude(TX_THREAD *thread_ptr, ULONG exclusion_map);
-UINT tx_thread_smp_core_exclude(TX_THREAD *thread_ptr, ULONG exclusion_map) {
-    thread_ptr->exclusion = exclusion_map;
+#include "tx_api.h"
+static struct { TX_THREAD *thread; ULONG map; } maps[64];
+static unsigned nmaps;
+UINT _tx_thread_smp_core_exclude(TX_THREAD *thread_ptr, ULONG exclusion_map) {
+    maps[nmaps].thread = thread_ptr;
+    maps[nmaps++].map = exclusion_map;
     return TX_SUCCESS;
 }
 #include "affinity_threadx.h"
 int main(void) {
     static const corera_task_core_t all[CORERA_NUM_TASKS] = CORERA_TASK_CORE_TABLE_INIT;
-    TX_THREAD thread;
+    static TX_THREAD threads[CORERA_NUM_TASKS];
     unsigned i;
     for (i = 0; i < CORERA_NUM_TASKS; i++) {
-        if (corera_threadx_exclude(&thread, i) != TX_SUCCESS) return 1;
+        if (corera_threadx_exclude(&threads[i], i) != TX_SUCCESS || maps[i].thread != &threads[i]) return 1;
         /* The cores the thread may use: those the map does not exclude. */
-        printf("%s=%lu\n", all[i].name, ~thread.exclusion & CORERA_THREADX_ALL_CORES);
+        printf("%s=%lu\n", all[i].name, ~maps[i].map & CORERA_THREADX_ALL_CORES);
     }
-    return corera_threadx_exclude(&thread, CORERA_NUM_TASKS) == TX_THREAD_ERROR
-        && CORERA_EXCLUDE_RASTERIZER == (~CORERA_CORES_RASTERIZER & 0xful) ? 0 : 2;
+    return corera_threadx_exclude(&threads[0], CORERA_NUM_TASKS) == TX_THREAD_ERROR
+        && CORERA_EXCLUDE_RASTERIZER == (~CORERA_CORES_RASTERIZER & CORERA_THREADX_ALL_CORES) ? 0 : 2;
 }
 "#;
 
@@ -319,7 +318,17 @@ fn every_header_variant_compiles_against_its_api_and_sets_the_json_masks() {
             .arg(dir.path().join(file))
             .assert()
             .success();
-        let got = compile_and_run(dir.path(), &format!("check_{target}"), program, &[])
+        // ThreadX: its own headers.
+        let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/threadx");
+        let tx_flags = [
+            "-D_GNU_SOURCE".to_string(),
+            "-DTX_LINUX_MULTI_CORE".to_string(),
+            format!("-I{}", tx.join("common_smp/inc").display()),
+            format!("-I{}", tx.join("ports_smp/linux/gnu/inc").display()),
+        ];
+        let flags: Vec<&str> =
+            if target == "threadx" { tx_flags.iter().map(String::as_str).collect() } else { Vec::new() };
+        let got = compile_and_run(dir.path(), &format!("check_{target}"), program, &flags)
             .unwrap_or_else(|e| panic!("{target}: {e}"));
         assert_eq!(got, expect(skip_isrs), "{target}");
     }

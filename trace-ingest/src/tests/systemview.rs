@@ -214,3 +214,31 @@ fn dropped_packets_are_a_gap_between_the_packets_around_them() {
     assert!(p.warnings.iter().any(|w| w.message.contains("dropped 57 packets")), "{:?}", p.warnings);
     assert!(p.notes.iter().any(|n| n.contains("1 gap not counted")), "{:?}", p.notes);
 }
+
+/// Two recording sessions in one file: the time between `TRACE_STOP` and
+/// the next `TRACE_START` is a gap, and said.
+#[test]
+fn the_time_between_two_sessions_is_a_gap() {
+    let mut s = vec![0u8; 10];
+    s.extend([10, 0]); // TRACE_START
+    s.extend([24, 4, 0xC0, 0x84, 0x3D, 0, 0]); // INIT: 1 MHz
+    s.extend([9, 0x40, 3, 1, b'T', 0]); // TASK_INFO 64 "T"
+    s.extend([6, 0x40, 10]); // READY at 10 µs
+    s.extend([4, 0x40, 10]); // EXEC at 20
+    s.extend([11, 30]); // TRACE_STOP at 50
+    s.extend([0u8; 10]); // the next session's sync
+    s.extend([10, 0xE8, 0x07]); // TRACE_START, +1000: at 1050
+    s.extend([17, 50]); // IDLE at 1100
+    let p = parse(&s, FormatChoice::Auto).unwrap();
+    assert_eq!(p.trace.gaps, vec![crate::Gap { start: 50_000, end: 1_050_000 }]);
+    assert!(
+        p.warnings.iter().any(|w| w.message.contains("several start/stop sessions (2 per stream)")),
+        "{:?}",
+        p.warnings
+    );
+    // The task ran from 20 µs to the idle at 1100 µs: 30 + 50 µs outside
+    // the gap.
+    let sched = crate::Schedule::of(&p.trace);
+    let t = p.trace.tasks.iter().position(|t| t.name == "T").unwrap();
+    assert_eq!(sched.tasks[t].running_ns(), 80_000);
+}
