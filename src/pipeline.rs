@@ -481,6 +481,7 @@ pub(crate) fn constraints(place: &PlaceArgs) -> anyhow::Result<Constraints> {
         objective: place.objective,
         deadline: place.deadline.clone(),
         priority: Vec::new(),
+        os_applications: Vec::new(),
     });
     Ok(constraints)
 }

@@ -247,3 +247,84 @@ fn a_models_cores_keep_their_names() {
         assert!(names.contains(&line.trim_end_matches("\";")), "{line}");
     }
 }
+
+/// OS-Applications the user names in the constraints file: their tasks
+/// share a core in every placement, and the ARXML writes each under its
+/// name with `OsTrusted` and its criticality, the rest of each core's tasks
+/// in that core's OS-Application.
+#[test]
+fn named_os_applications_keep_their_tasks_together_and_their_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let constraints = dir.path().join("constraints.toml");
+    std::fs::write(
+        &constraints,
+        "[[os_application]]\nname = \"OsApp_Motion\"\ntasks = [\"MotorCarriage\", \"MotorPaper\", \"EncoderIsr\"]\n\
+         trusted = true\ncriticality = \"ASIL-B\"\n\n[[os_application]]\nname = \"OsApp_Print\"\n\
+         tasks = [\"Rasterizer\", \"BandDma\"]\n",
+    )
+    .unwrap();
+    corera()
+        .args([
+            "analyze",
+            "samples/printer/printer.log",
+            "--cores",
+            "2",
+            "-q",
+            "--replay-budget",
+            "60",
+            "--objective",
+            "traffic",
+        ])
+        .arg("--constraints")
+        .arg(&constraints)
+        .arg("-o")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    assert_eq!(json["os_applications"][0]["name"], "OsApp_Motion");
+    let core_of = |task: &str| {
+        json["placement"].as_array().unwrap().iter().find(|p| p["task"] == task).unwrap()["core"].as_u64().unwrap()
+    };
+    assert_eq!(core_of("MotorCarriage"), core_of("EncoderIsr"));
+    assert_eq!(core_of("MotorPaper"), core_of("EncoderIsr"));
+    assert_eq!(core_of("Rasterizer"), core_of("BandDma"));
+    let file = dir.path().join("Os_corera.arxml");
+    corera()
+        .arg("emit")
+        .arg(dir.path().join("analysis.json"))
+        .args(["-q", "--target", "autosar", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    let root = parse_xml(&std::fs::read_to_string(&file).unwrap());
+    let mut containers = Vec::new();
+    root.find("ECUC-CONTAINER-VALUE", &mut containers);
+    let apps: BTreeMap<String, &Node> = containers
+        .into_iter()
+        .filter(|c| c.text_of("DEFINITION-REF").ends_with("/Os/OsApplication"))
+        .map(|c| (c.text_of("SHORT-NAME"), c))
+        .collect();
+    let refs = |app: &Node| -> Vec<String> {
+        app.child("REFERENCE-VALUES").unwrap().all("ECUC-REFERENCE-VALUE").map(|r| r.text_of("VALUE-REF")).collect()
+    };
+    let motion = apps["OsApp_Motion"];
+    assert_eq!(motion.child("DESC").unwrap().text_of("L-2"), "criticality ASIL-B");
+    let mut values = Vec::new();
+    motion.find("VALUE", &mut values);
+    assert_eq!(values[0].text, "1", "OsTrusted");
+    let motion_refs = refs(motion);
+    assert_eq!(motion_refs[0], format!("/Corera/EcuC/EcucHardware/Core{}", core_of("EncoderIsr")));
+    let mut members: Vec<&str> = motion_refs[1..].iter().map(|r| r.strip_prefix("/Corera/Os/").unwrap()).collect();
+    members.sort_unstable();
+    assert_eq!(members, ["EncoderIsr", "MotorCarriage", "MotorPaper"]);
+    assert!(apps["OsApp_Print"].child("DESC").is_none());
+    // Every task in exactly one OS-Application.
+    let mut all: Vec<String> = apps.values().flat_map(|a| refs(a).into_iter().skip(1)).collect();
+    let n = all.len();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), n);
+    assert_eq!(n, json["placement"].as_array().unwrap().len());
+}

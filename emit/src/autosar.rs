@@ -1,6 +1,8 @@
 //! AUTOSAR Classic OS configuration: an ECUC fragment (ARXML) that assigns
 //! each OS-Application to a core (`OsApplicationCoreRef`) and each task and
-//! ISR to the OS-Application of its core (`OsAppTaskRef`, `OsAppIsrRef`),
+//! ISR to an OS-Application (`OsAppTaskRef`, `OsAppIsrRef`): the
+//! OS-Applications the user named in the constraints file (with `OsTrusted`
+//! and their criticality as description), and one per core for the rest,
 //! and the same allocation as OSEK OIL. AUTOSAR Classic cannot migrate a
 //! task: a task belongs to one OS-Application and that to one core, so
 //! these targets write strict placements only. When the recommendation
@@ -13,7 +15,7 @@ use std::fmt::Write as _;
 
 use corera_trace_ingest::TaskKind;
 
-use crate::records::{Analysis, PlacedTask};
+use crate::records::{Analysis, OsApplicationRecord, PlacedTask};
 use crate::{Emitter, VERSION};
 
 /// The ECUC fragment (`Os_corera.arxml`).
@@ -158,17 +160,38 @@ impl Emitter for AutosarEcuc {
                  </ECUC-CONTAINER-VALUE>"
             );
         }
-        for (c, core) in (0..a.platform.cores).zip(&cores) {
+        let apps = os_applications(a, &tasks);
+        for OsApp { name: app, core: c, members, named } in &apps {
+            let core = &cores[usize::from(*c)];
+            let _ = writeln!(s, "            <ECUC-CONTAINER-VALUE>\n              <SHORT-NAME>{app}</SHORT-NAME>");
+            if let Some(criticality) = named.and_then(|x| x.criticality.as_deref()) {
+                let _ = writeln!(
+                    s,
+                    "              <DESC>\n                <L-2 L=\"EN\">criticality {}</L-2>\n              </DESC>",
+                    xml(criticality)
+                );
+            }
             let _ = writeln!(
                 s,
-                "            <ECUC-CONTAINER-VALUE>\n              <SHORT-NAME>OsApplication_{core}</SHORT-NAME>\n              \
-                 <DEFINITION-REF DEST=\"ECUC-PARAM-CONF-CONTAINER-DEF\">{OS_DEF}/OsApplication</DEFINITION-REF>\n              \
-                 <REFERENCE-VALUES>\n                <ECUC-REFERENCE-VALUE>\n                  \
+                "              <DEFINITION-REF DEST=\"ECUC-PARAM-CONF-CONTAINER-DEF\">{OS_DEF}/OsApplication</DEFINITION-REF>"
+            );
+            if let Some(trusted) = named.and_then(|x| x.trusted) {
+                let _ = writeln!(
+                    s,
+                    "              <PARAMETER-VALUES>\n                <ECUC-NUMERICAL-PARAM-VALUE>\n                  \
+                     <DEFINITION-REF DEST=\"ECUC-BOOLEAN-PARAM-DEF\">{OS_DEF}/OsApplication/OsTrusted</DEFINITION-REF>\n                  \
+                     <VALUE>{}</VALUE>\n                </ECUC-NUMERICAL-PARAM-VALUE>\n              </PARAMETER-VALUES>",
+                    u8::from(trusted)
+                );
+            }
+            let _ = writeln!(
+                s,
+                "              <REFERENCE-VALUES>\n                <ECUC-REFERENCE-VALUE>\n                  \
                  <DEFINITION-REF DEST=\"ECUC-REFERENCE-DEF\">{OS_DEF}/OsApplication/OsApplicationCoreRef</DEFINITION-REF>\n                  \
                  <VALUE-REF DEST=\"ECUC-CONTAINER-VALUE\">/Corera/EcuC/EcucHardware/{core}</VALUE-REF>\n                \
                  </ECUC-REFERENCE-VALUE>"
             );
-            for (t, name) in tasks.iter().filter(|(t, _)| t.core == c) {
+            for (t, name) in members.iter().copied() {
                 let reference = if t.kind == TaskKind::Isr { "OsAppIsrRef" } else { "OsAppTaskRef" };
                 let _ = writeln!(
                     s,
@@ -243,6 +266,47 @@ impl Emitter for OsekOil {
         let _ = writeln!(s, "}};");
         s.into_bytes()
     }
+}
+
+/// An OS-Application to write: its short name, core, tasks, and the user's
+/// record when the user named it.
+struct OsApp<'a> {
+    name: String,
+    core: u16,
+    members: Vec<&'a (&'a PlacedTask, String)>,
+    named: Option<&'a OsApplicationRecord>,
+}
+
+/// The user's OS-Applications (their tasks share a core), then one per
+/// core for the tasks none names (a core whose tasks all belong to named
+/// ones gets none), in core order.
+fn os_applications<'a>(a: &'a Analysis, tasks: &'a [(&'a PlacedTask, String)]) -> Vec<OsApp<'a>> {
+    let app_names =
+        short_names(tasks.iter().map(|(_, n)| n.as_str()).chain(a.os_applications.iter().map(|x| x.name.as_str())))
+            .split_off(tasks.len());
+    let named: HashSet<&str> = a.os_applications.iter().flat_map(|x| x.tasks.iter().map(String::as_str)).collect();
+    let mut apps: Vec<OsApp> = a
+        .os_applications
+        .iter()
+        .zip(app_names)
+        .map(|(app, name)| {
+            let members: Vec<&(&PlacedTask, String)> =
+                tasks.iter().filter(|(t, _)| app.tasks.contains(&t.task)).collect();
+            let core = members.first().map_or(0, |(t, _)| t.core);
+            OsApp { name, core, members, named: Some(app) }
+        })
+        .collect();
+    let cores = core_short_names(a);
+    for (c, core) in (0..a.platform.cores).zip(&cores) {
+        let rest: Vec<&(&PlacedTask, String)> =
+            tasks.iter().filter(|(t, _)| t.core == c && !named.contains(t.task.as_str())).collect();
+        if rest.is_empty() && apps.iter().any(|x| x.core == c) {
+            continue;
+        }
+        apps.push(OsApp { name: format!("OsApplication_{core}"), core: c, members: rest, named: None });
+    }
+    apps.sort_by_key(|x| x.core);
+    apps
 }
 
 /// The cores' AUTOSAR short names, from [`Analysis::core_name`].

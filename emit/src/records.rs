@@ -451,6 +451,26 @@ pub struct Analysis {
     /// For a model input: the model and its own mapping.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelRecord>,
+    /// The AUTOSAR OS-Applications the user named (constraints file), for
+    /// `--target autosar`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub os_applications: Vec<OsApplicationRecord>,
+}
+
+/// An AUTOSAR OS-Application the user named: its tasks (which share a
+/// core), `OsTrusted` and criticality when given.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OsApplicationRecord {
+    /// Its name.
+    pub name: String,
+    /// Its tasks and ISRs, by name.
+    pub tasks: Vec<String>,
+    /// `OsTrusted`, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trusted: Option<bool>,
+    /// Its criticality, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub criticality: Option<String>,
 }
 
 impl Analysis {
@@ -492,6 +512,17 @@ impl Analysis {
                     cost: cost.clone(),
                 }),
             }),
+            os_applications: r
+                .problem
+                .os_applications
+                .iter()
+                .map(|(app, ids)| OsApplicationRecord {
+                    name: app.name.clone(),
+                    tasks: ids.iter().map(|&i| r.problem.names[i as usize].clone()).collect(),
+                    trusted: app.trusted,
+                    criticality: app.criticality.clone(),
+                })
+                .collect(),
         }
     }
 

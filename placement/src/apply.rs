@@ -145,6 +145,24 @@ impl Application<'_> {
             let root = sets.root(first);
             rules[root].push(Rule::Together(r));
         }
+        for (r, app) in self.constraints.os_applications.iter().enumerate() {
+            let Some(first_name) = app.tasks.first() else {
+                return Err(PlacementError::Usage {
+                    rule: self.describe(Rule::OsApplication(r)),
+                    problem: "name at least one task".into(),
+                });
+            };
+            let first = self.lookup(first_name, Rule::OsApplication(r))?;
+            for name in &app.tasks[1..] {
+                let i = self.lookup(name, Rule::OsApplication(r))?;
+                if let Some((kept, absorbed)) = sets.union(first, i) {
+                    let moved = std::mem::take(&mut rules[absorbed]);
+                    rules[kept].extend(moved);
+                }
+            }
+            let root = sets.root(first);
+            rules[root].push(Rule::OsApplication(r));
+        }
         let root = sets.roots();
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (i, &r) in root.iter().enumerate() {
@@ -293,6 +311,27 @@ impl Problem {
         let allowed = step.allowed;
         self.together.extend(together);
         self.apart = apart;
+        // A task belongs to one OS-Application.
+        let mut owner: Vec<Option<usize>> = vec![None; n];
+        self.os_applications.clear();
+        for (r, app) in constraints.os_applications.iter().enumerate() {
+            let mut ids = Vec::new();
+            for name in &app.tasks {
+                let i = self.names.iter().position(|x| x == name).expect("looked up with the groups");
+                if let Some(other) = owner[i].filter(|&o| o != r) {
+                    return Err(PlacementError::Conflict {
+                        reason: format!("`{name}` belongs to two OS-Applications"),
+                        rules: vec![
+                            constraints.describe(Rule::OsApplication(other), &self.names),
+                            constraints.describe(Rule::OsApplication(r), &self.names),
+                        ],
+                    });
+                }
+                owner[i] = Some(r);
+                ids.push(i as u32);
+            }
+            self.os_applications.push((app.clone(), ids));
+        }
         for (i, mask) in allowed.into_iter().enumerate() {
             self.restrict(i, mask);
         }

@@ -112,6 +112,24 @@ impl Deadline {
     }
 }
 
+/// An AUTOSAR OS-Application the user names (`[[os_application]]` in the
+/// constraints file): its tasks share a core, as an OS-Application is bound
+/// to one, and `--target autosar` writes it under this name.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OsApplication {
+    /// Its short name.
+    pub name: String,
+    /// Its tasks and ISRs.
+    pub tasks: Vec<String>,
+    /// `OsTrusted`, when given.
+    #[serde(default)]
+    pub trusted: Option<bool>,
+    /// Its criticality (ASIL, SIL, QM), written as its description.
+    #[serde(default)]
+    pub criticality: Option<String>,
+}
+
 /// Everything the user asked of a placement besides its cost.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -141,6 +159,9 @@ pub struct Constraints {
     /// is added after them and wins).
     #[serde(default)]
     pub priority: Vec<PriorityOverride>,
+    /// AUTOSAR OS-Applications: groups of tasks on one core, by name.
+    #[serde(default, rename = "os_application")]
+    pub os_applications: Vec<OsApplication>,
 }
 
 /// One constraint, for messages: how the user would write it.
@@ -154,6 +175,8 @@ pub(crate) enum Rule {
     Together(usize),
     /// `Constraints::apart[i]`.
     Apart(usize),
+    /// `Constraints::os_applications[i]`.
+    OsApplication(usize),
     /// The default pin of an ISR: to the core it ran on, else core 0.
     IsrDefault(u32, CoreId),
 }
@@ -181,6 +204,7 @@ impl Constraints {
         self.apart.extend(other.apart);
         self.deadline.extend(other.deadline);
         self.priority.extend(other.priority);
+        self.os_applications.extend(other.os_applications);
         self.objective = other.objective.or(self.objective);
     }
 
@@ -200,6 +224,14 @@ impl Constraints {
                 format!("{flag} {}", quote(value))
             })
             .collect();
+        // An OS-Application keeps its tasks together; its name only the
+        // constraints file carries.
+        flags.extend(
+            self.os_applications
+                .iter()
+                .filter(|a| a.tasks.len() > 1)
+                .map(|a| format!("--together {}", quote(&a.tasks.join(",")))),
+        );
         flags.extend(self.deadline.iter().map(|d| format!("--deadline {}", quote(&format!("{}={}", d.task, d.ms)))));
         flags.extend(
             self.priority.iter().map(|p| format!("--priority {}", quote(&format!("{}={}", p.task, p.priority)))),
@@ -214,6 +246,10 @@ impl Constraints {
             Rule::Forbid(i) => format!("--forbid {}={}", self.forbid[i].task, self.forbid[i].cores_text()),
             Rule::Together(i) => format!("--together {}", self.together[i].join(",")),
             Rule::Apart(i) => format!("--apart {}", self.apart[i].join(",")),
+            Rule::OsApplication(i) => {
+                let app = &self.os_applications[i];
+                format!("OS-Application `{}` ({}) of the constraints file", app.name, app.tasks.join(","))
+            }
             Rule::IsrDefault(t, 0) => {
                 format!("ISR `{}` on core 0 (the default; --pin it elsewhere)", names[t as usize])
             }

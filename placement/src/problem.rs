@@ -101,6 +101,9 @@ pub struct Problem {
     pub adjacency: Vec<Vec<(u32, u64)>>,
     /// The time span the loads were measured over, in ns.
     pub horizon_ns: u64,
+    /// The user's AUTOSAR OS-Applications, each with its tasks (indices).
+    #[serde(skip)]
+    pub os_applications: Vec<(crate::OsApplication, Vec<u32>)>,
 }
 
 impl Problem {
@@ -156,6 +159,7 @@ impl Problem {
             edges: merged,
             adjacency,
             horizon_ns,
+            os_applications: Vec::new(),
         }
     }
 
@@ -514,6 +518,41 @@ mod tests {
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn an_os_application_keeps_its_tasks_on_one_core_and_owns_them_alone() {
+        let app = |name: &str, tasks: &[&str]| crate::OsApplication {
+            name: name.into(),
+            tasks: names(tasks),
+            trusted: Some(true),
+            criticality: Some("ASIL-D".into()),
+        };
+        let mut p = four();
+        let c =
+            Constraints { os_applications: vec![app("Safety", &["A", "C"]), app("Qm", &["B"])], ..Default::default() };
+        p.apply(&Platform::identical(2), &c, &[Some(0), None, None, None]).unwrap();
+        assert_eq!(p.together, vec![vec![1, 3]]);
+        assert_eq!(
+            p.os_applications.iter().map(|(a, ids)| (a.name.as_str(), ids.clone())).collect::<Vec<_>>(),
+            [("Safety", vec![1, 3]), ("Qm", vec![2])]
+        );
+        assert_eq!(c.flags(), ["--together 'A,C'"]);
+        // A task in two OS-Applications, or an unknown one, is refused with
+        // the rules named.
+        let two =
+            Constraints { os_applications: vec![app("Safety", &["A"]), app("Qm", &["A", "B"])], ..Default::default() };
+        let e = four().apply(&Platform::identical(2), &two, &[Some(0), None, None, None]).unwrap_err().to_string();
+        assert!(e.contains("`A` belongs to two OS-Applications") && e.contains("OS-Application `Qm` (A,B)"), "{e}");
+        let unknown = Constraints { os_applications: vec![app("Safety", &["Nope"])], ..Default::default() };
+        assert!(four().apply(&Platform::identical(2), &unknown, &[None; 4]).is_err());
+        // In the constraints file.
+        let parsed = Constraints::from_toml(
+            "[[os_application]]\nname = \"Safety\"\ntasks = [\"A\", \"C\"]\ntrusted = true\ncriticality = \"ASIL-D\"\n",
+        )
+        .unwrap();
+        assert_eq!(parsed.os_applications, vec![app("Safety", &["A", "C"])]);
+        assert!(Constraints::from_toml("[[os_application]]\nname = \"X\"\ntasks = []\nlevel = 1\n").is_err());
     }
 
     #[test]
