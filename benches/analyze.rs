@@ -41,6 +41,9 @@ fn main() {
         ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"), 30.0),
         ("samples/tracealyzer/printer.psf", Some("2"), 30.0),
         ("samples/systemview/printer.SVDat", Some("2"), 30.0),
+        ("samples/esp32/2025-sysview360/heap_log_mcore.svdat", Some("2"), 30.0),
+        ("samples/tracealyzer/printer-ringbuffer.bin", Some("2"), 30.0),
+        ("samples/zephyr-ctf/printer", Some("2"), 30.0),
         ("tests/data/amalthea/waters2019_challenge.amxmi", None, 30.0),
     ] {
         let reference = fastest(&["ingest", file], 3);
