@@ -69,9 +69,7 @@ pub(crate) fn input_name(input: &InputArgs) -> String {
 
 /// Reads the trace named by `input` (a file, or stdin).
 pub(crate) fn ingest(input: &InputArgs) -> anyhow::Result<Parsed> {
-    // A trace directory (CTF: `metadata` and its streams) is read from its
-    // metadata.
-    let path = input.input.as_ref().map(|p| if p.is_dir() { p.join("metadata") } else { p.clone() });
+    let path = input.input.as_deref().map(corera_trace_ingest::input_file);
     let mut reader: Box<dyn BufRead> = match &path {
         Some(p) if p.as_os_str() != "-" => {
             let file =

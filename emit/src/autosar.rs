@@ -160,7 +160,7 @@ impl Emitter for AutosarEcuc {
                  </ECUC-CONTAINER-VALUE>"
             );
         }
-        let apps = os_applications(a, &tasks);
+        let apps = os_applications(a, &tasks, &cores);
         for OsApp { name: app, core: c, members, named } in &apps {
             let core = &cores[usize::from(*c)];
             let _ = writeln!(s, "            <ECUC-CONTAINER-VALUE>\n              <SHORT-NAME>{app}</SHORT-NAME>");
@@ -280,7 +280,7 @@ struct OsApp<'a> {
 /// The user's OS-Applications (their tasks share a core), then one per
 /// core for the tasks none names (a core whose tasks all belong to named
 /// ones gets none), in core order.
-fn os_applications<'a>(a: &'a Analysis, tasks: &'a [(&'a PlacedTask, String)]) -> Vec<OsApp<'a>> {
+fn os_applications<'a>(a: &'a Analysis, tasks: &'a [(&'a PlacedTask, String)], cores: &[String]) -> Vec<OsApp<'a>> {
     let app_names =
         short_names(tasks.iter().map(|(_, n)| n.as_str()).chain(a.os_applications.iter().map(|x| x.name.as_str())))
             .split_off(tasks.len());
@@ -296,8 +296,7 @@ fn os_applications<'a>(a: &'a Analysis, tasks: &'a [(&'a PlacedTask, String)]) -
             OsApp { name, core, members, named: Some(app) }
         })
         .collect();
-    let cores = core_short_names(a);
-    for (c, core) in (0..a.platform.cores).zip(&cores) {
+    for (c, core) in (0..a.platform.cores).zip(cores) {
         let rest: Vec<&(&PlacedTask, String)> =
             tasks.iter().filter(|(t, _)| t.core == c && !named.contains(t.task.as_str())).collect();
         if rest.is_empty() && apps.iter().any(|x| x.core == c) {

@@ -81,9 +81,11 @@ impl Application<'_> {
         }
     }
 
-    fn at_least_two(&self, names: &[String], rule: Rule) -> Result<(), PlacementError> {
-        if names.len() < 2 {
-            return Err(PlacementError::Usage { rule: self.describe(rule), problem: "name at least two tasks".into() });
+    /// `rule` names at least `least` (one or two) tasks.
+    fn at_least(&self, names: &[String], least: usize, rule: Rule) -> Result<(), PlacementError> {
+        if names.len() < least {
+            let problem = if least == 1 { "name at least one task" } else { "name at least two tasks" };
+            return Err(PlacementError::Usage { rule: self.describe(rule), problem: problem.into() });
         }
         Ok(())
     }
@@ -132,36 +134,23 @@ impl Application<'_> {
         let n = self.problem.len();
         let mut sets = UnionFind::new(n);
         let mut rules: Vec<Vec<Rule>> = vec![Vec::new(); n];
-        for (r, names) in self.constraints.together.iter().enumerate() {
-            self.at_least_two(names, Rule::Together(r))?;
-            let first = self.lookup(&names[0], Rule::Together(r))?;
+        // `--together` groups (two or more tasks) and OS-Applications (one
+        // or more): each joins its tasks into one set.
+        let together = self.constraints.together.iter().enumerate().map(|(r, names)| (Rule::Together(r), names, 2));
+        let apps =
+            self.constraints.os_applications.iter().enumerate().map(|(r, a)| (Rule::OsApplication(r), &a.tasks, 1));
+        for (rule, names, least) in together.chain(apps) {
+            self.at_least(names, least, rule)?;
+            let first = self.lookup(&names[0], rule)?;
             for name in &names[1..] {
-                let i = self.lookup(name, Rule::Together(r))?;
+                let i = self.lookup(name, rule)?;
                 if let Some((kept, absorbed)) = sets.union(first, i) {
                     let moved = std::mem::take(&mut rules[absorbed]);
                     rules[kept].extend(moved);
                 }
             }
             let root = sets.root(first);
-            rules[root].push(Rule::Together(r));
-        }
-        for (r, app) in self.constraints.os_applications.iter().enumerate() {
-            let Some(first_name) = app.tasks.first() else {
-                return Err(PlacementError::Usage {
-                    rule: self.describe(Rule::OsApplication(r)),
-                    problem: "name at least one task".into(),
-                });
-            };
-            let first = self.lookup(first_name, Rule::OsApplication(r))?;
-            for name in &app.tasks[1..] {
-                let i = self.lookup(name, Rule::OsApplication(r))?;
-                if let Some((kept, absorbed)) = sets.union(first, i) {
-                    let moved = std::mem::take(&mut rules[absorbed]);
-                    rules[kept].extend(moved);
-                }
-            }
-            let root = sets.root(first);
-            rules[root].push(Rule::OsApplication(r));
+            rules[root].push(rule);
         }
         let root = sets.roots();
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -223,7 +212,7 @@ impl Application<'_> {
         let root = &groups.root;
         let mut apart: Vec<Vec<u32>> = vec![Vec::new(); self.problem.len()];
         for (r, names) in self.constraints.apart.iter().enumerate() {
-            self.at_least_two(names, Rule::Apart(r))?;
+            self.at_least(names, 2, Rule::Apart(r))?;
             let tasks: Vec<usize> = names.iter().map(|t| self.lookup(t, Rule::Apart(r))).collect::<Result<_, _>>()?;
             for (x, &a) in tasks.iter().enumerate() {
                 for &b in &tasks[x + 1..] {

@@ -1,11 +1,13 @@
-//! The state a kernel recorder's stream (Tracealyzer PSF, SystemView) is
+//! The state a kernel recorder's stream (Tracealyzer PSF, SystemView, CTF) is
 //! read against: one core's running task and the ISRs above it, which tasks
 //! made a blocking call since they ran, and whose signal came last. The
 //! readers decode their own records; this turns "X runs now", "X is ready",
 //! "X blocks" into the model's events the same way for both.
 
+use crate::Warning;
 use crate::model::{Event, EventKind, TaskId, Trace};
 
+/// One core's state.
 #[derive(Debug, Default)]
 pub(crate) struct CoreState {
     /// The core whose events these are.
@@ -20,14 +22,41 @@ pub(crate) struct CoreState {
     signalled: Option<TaskId>,
 }
 
-impl CoreState {
-    /// The state of core `core`.
-    pub(crate) fn on(core: u16) -> CoreState {
-        CoreState { core, ..CoreState::default() }
-    }
+/// Every core's state, from core 0 up to the highest core the stream has
+/// named, each knowing every task added so far.
+#[derive(Debug, Default)]
+pub(crate) struct Cores {
+    states: Vec<CoreState>,
+    tasks: usize,
+}
 
+impl Cores {
     /// A task was added to the trace (ids are dense).
     pub(crate) fn add_task(&mut self) {
+        self.tasks += 1;
+        for state in &mut self.states {
+            state.add_task();
+        }
+    }
+
+    /// The state of `core`, added (with the cores below it) when new.
+    pub(crate) fn on(&mut self, core: u16) -> &mut CoreState {
+        let c = usize::from(core);
+        while self.states.len() <= c {
+            let core = self.states.len() as u16;
+            self.states.push(CoreState { core, blocking: vec![false; self.tasks], ..CoreState::default() });
+        }
+        &mut self.states[c]
+    }
+
+    /// How many cores the stream has named (at least one once any has).
+    pub(crate) fn len(&self) -> usize {
+        self.states.len()
+    }
+}
+
+impl CoreState {
+    fn add_task(&mut self) {
         self.blocking.push(false);
     }
 
@@ -80,4 +109,74 @@ impl CoreState {
     pub(crate) fn signal(&mut self, actor: Option<TaskId>) {
         self.signalled = actor;
     }
+}
+
+/// A stretch without any event that is far longer than the recording's
+/// gaps otherwise are (a target halted by a debugger, packets lost without
+/// an overflow packet) is a gap of the recording: added to `trace.gaps`,
+/// with the warning that says where. Kernel recorders record at least the
+/// tick or the idle loop, so such a silence is not the system's.
+pub(crate) fn mark_silence(trace: &mut Trace) -> Option<Warning> {
+    let times: Vec<u64> = trace.events.iter().map(|e| e.time).collect();
+    let mut gaps: Vec<(u64, u64)> = times.windows(2).map(|w| (w[1].saturating_sub(w[0]), w[0])).collect();
+    if gaps.len() < 20 {
+        return None;
+    }
+    let duration = trace.duration().max(1);
+    gaps.sort_unstable();
+    let (longest, from) = *gaps.last()?;
+    let p90 = gaps[gaps.len() * 9 / 10].0.max(1);
+    if longest < 50 * p90 || longest * 10 < duration {
+        return None;
+    }
+    let ms = |ns: u64| ns as f64 / 1e6;
+    let warning = Warning {
+        line: 0,
+        message: format!(
+            "no event for {:.3} ms from {:.3} ms to {:.3} ms ({:.0} % of the recording) while 90 % of its events come within {:.3} ms of the previous one: the target was probably halted or its packets lost there; that stretch is a gap, not counted in loads, rates and response times",
+            ms(longest),
+            ms(from - trace.start()),
+            ms(from + longest - trace.start()),
+            100.0 * longest as f64 / duration as f64,
+            ms(p90)
+        ),
+    };
+    trace.add_gap(from, from + longest);
+    Some(warning)
+}
+
+/// For a recording that never marks a task leaving the ready state
+/// (ESP-IDF's SystemView streams carry no `TASK_STOP_READY`): a task made
+/// ready while switched out had blocked, whatever its switch-out said. A
+/// kernel keeps a preempted task in its ready list without a new READY
+/// (FreeRTOS's `traceMOVED_TASK_TO_READY_STATE` fires when a task enters
+/// it), so a READY before it runs again means it waited. The one exception,
+/// a ready task re-queued at an inherited priority, is why recordings that
+/// do mark blocking are not read this way. Events must be in time order.
+pub(crate) fn blocked_if_readied(trace: &mut Trace) {
+    let mut last_out: Vec<Option<usize>> = vec![None; trace.tasks.len()];
+    let mut retype = Vec::new();
+    for (i, e) in trace.events.iter().enumerate() {
+        let t = e.task as usize;
+        match e.kind {
+            EventKind::Preempted => last_out[t] = Some(i),
+            EventKind::Blocked | EventKind::Finished | EventKind::SwitchIn => last_out[t] = None,
+            EventKind::Ready => retype.extend(last_out[t].take()),
+            _ => {}
+        }
+    }
+    if retype.is_empty() {
+        return;
+    }
+    retype.sort_unstable();
+    let mut next = retype.into_iter().peekable();
+    let mut index = 0;
+    trace.events.retain_mut(|e| {
+        if next.peek() == Some(&index) {
+            next.next();
+            e.kind = EventKind::Blocked;
+        }
+        index += 1;
+        true
+    });
 }

@@ -285,6 +285,13 @@ pub fn read(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions
     read_plain(input, choice, options)
 }
 
+/// The file to read for an input path: a CTF trace directory (what
+/// babeltrace2 takes) is read from its `metadata`, which finds the streams
+/// beside it; any other path as given.
+pub fn input_file(path: &std::path::Path) -> std::path::PathBuf {
+    if path.is_dir() { path.join("metadata") } else { path.to_path_buf() }
+}
+
 /// Reads one recording given as several files, one per core in core order
 /// (`cpu0.svdat cpu1.svdat` as ESP-IDF writes them), merged on their
 /// common timebase into one trace with each event's core. Only recorders

@@ -297,3 +297,24 @@ fn a_stretch_the_recording_missed_is_a_gap_and_the_figures_cover_the_rest() {
         assert!(t.responses().all(|r| r < to - from));
     }
 }
+
+/// ESP-IDF's streams mark no task leaving the ready state: a task blocked on
+/// a queue shows only as switched out, then made ready. Its jobs end where
+/// it blocks, so the heap_log example's `free` tasks, which wait on a queue
+/// for each block to free, have as many jobs as ESP-IDF records them woken.
+#[test]
+fn a_task_made_ready_while_switched_out_had_blocked() {
+    let p = parse(&["2025-sysview360/heap_log_mcore.svdat"]);
+    let r = reference("2025-sysview360/expected_output_mcore.gz");
+    let s = crate::Schedule::of(&p.trace);
+    for name in ["free0", "free1", "free2"] {
+        let t = p.trace.tasks.iter().position(|t| t.name == name).unwrap();
+        let tid = r.iter().find(|e| e.name == "svTaskInfo" && e.task_name.as_deref() == Some(name)).unwrap().tid;
+        let mut woken: Vec<u64> =
+            r.iter().filter(|e| e.name == "svTaskStartReady" && e.tid == tid).map(|e| e.time).collect();
+        woken.dedup();
+        let jobs = s.tasks[t].jobs.len();
+        assert!(jobs + 1 >= woken.len() && jobs <= woken.len() + 1, "{name}: {jobs} jobs, woken {}", woken.len());
+        assert!(s.tasks[t].responses().count() + 2 >= woken.len(), "{name}");
+    }
+}

@@ -178,6 +178,9 @@ fn a_ringbuffer_ram_dump_is_found_and_read_as_the_runs_last_stretch() {
         assert!(count(&p, kind) > 10, "{kind:?}");
     }
     assert!((20_000_000..400_000_000).contains(&p.trace.duration()), "{} ns", p.trace.duration());
+    // One stretch in which the host did not run the simulated target.
+    assert_eq!(p.trace.gaps.len(), 1, "{:?}", p.trace.gaps);
+    assert!(p.warnings.iter().any(|w| w.message.contains("no event for 8.")), "{:?}", p.warnings);
     // A dump of more RAM, with other data before the buffer.
     let mut ram = (0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect::<Vec<u8>>();
     ram.extend(&dump);

@@ -197,16 +197,23 @@ fn the_text_header_of_a_saved_file_is_read_and_its_offsets_checked() {
     assert!(e.contains("Offset Core1 99999999") && e.contains("beyond"), "{e}");
 }
 
-/// The target's `OVERFLOW` packet says packets were dropped since the one
-/// before it: that stretch is a gap.
-#[test]
-fn dropped_packets_are_a_gap_between_the_packets_around_them() {
+/// A hand-built stream at 1 MHz: task `T` (id 64) made ready at 10 µs and
+/// running from 20 µs.
+fn task_t_running_from_20us() -> Vec<u8> {
     let mut s = vec![0u8; 10];
     s.extend([10, 0]); // TRACE_START
     s.extend([24, 4, 0xC0, 0x84, 0x3D, 0, 0]); // INIT: 1 MHz
     s.extend([9, 0x40, 3, 1, b'T', 0]); // TASK_INFO 64 "T"
     s.extend([6, 0x40, 10]); // READY at 10 µs
     s.extend([4, 0x40, 10]); // EXEC at 20
+    s
+}
+
+/// The target's `OVERFLOW` packet says packets were dropped since the one
+/// before it: that stretch is a gap.
+#[test]
+fn dropped_packets_are_a_gap_between_the_packets_around_them() {
+    let mut s = task_t_running_from_20us();
     s.extend([1, 57, 0xD0, 0x0F]); // OVERFLOW of 57 packets, +2000: at 2020
     s.extend([17, 80]); // IDLE at 2100
     let p = parse(&s, FormatChoice::Auto).unwrap();
@@ -219,12 +226,7 @@ fn dropped_packets_are_a_gap_between_the_packets_around_them() {
 /// the next `TRACE_START` is a gap, and said.
 #[test]
 fn the_time_between_two_sessions_is_a_gap() {
-    let mut s = vec![0u8; 10];
-    s.extend([10, 0]); // TRACE_START
-    s.extend([24, 4, 0xC0, 0x84, 0x3D, 0, 0]); // INIT: 1 MHz
-    s.extend([9, 0x40, 3, 1, b'T', 0]); // TASK_INFO 64 "T"
-    s.extend([6, 0x40, 10]); // READY at 10 µs
-    s.extend([4, 0x40, 10]); // EXEC at 20
+    let mut s = task_t_running_from_20us();
     s.extend([11, 30]); // TRACE_STOP at 50
     s.extend([0u8; 10]); // the next session's sync
     s.extend([10, 0xE8, 0x07]); // TRACE_START, +1000: at 1050

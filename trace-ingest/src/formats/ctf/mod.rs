@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::core_state::CoreState;
+use crate::core_state::Cores;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
 use crate::{Parsed, PriorityOrder, ReadOptions, TraceFormat, Warning};
@@ -58,7 +58,7 @@ impl TraceFormat for Ctf {
         if head.len() < 8 {
             return None;
         }
-        Some(head.starts_with("/* CTF 1.") || head.starts_with("/* CTF"))
+        Some(head.starts_with("/* CTF"))
     }
 
     fn parse(&mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
@@ -109,7 +109,7 @@ fn stream_files(dir: &Path, metadata: &str) -> Result<Vec<PathBuf>, String> {
         .filter(|p| p.is_file())
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name != "metadata" && !name.starts_with('.') && !name.ends_with(".counts") && !name.ends_with(".md")
+            name != "metadata" && !name.starts_with('.')
         })
         .collect();
     files.sort();
@@ -133,16 +133,23 @@ pub(crate) struct Decoded {
     pub(crate) fields: Vec<(String, Value)>,
 }
 
+/// The integer field `name` of `fields`.
+fn int_of(fields: &[(String, Value)], name: &str) -> Option<i64> {
+    fields.iter().find_map(|(n, v)| match v {
+        Value::Int(i) if n == name => Some(*i),
+        _ => None,
+    })
+}
+
 impl Decoded {
     fn int(&self, name: &str) -> Option<i64> {
-        self.fields
-            .iter()
-            .find_map(|(n, v)| if n == name { if let Value::Int(i) = v { Some(*i) } else { None } } else { None })
+        int_of(&self.fields, name)
     }
 
     fn text(&self, name: &str) -> Option<&str> {
-        self.fields.iter().find_map(|(n, v)| {
-            if n == name { if let Value::Text(s) = v { Some(s.as_str()) } else { None } } else { None }
+        self.fields.iter().find_map(|(n, v)| match v {
+            Value::Text(s) if n == name => Some(s.as_str()),
+            _ => None,
         })
     }
 }
@@ -192,9 +199,6 @@ pub(crate) fn events(meta: &Metadata, b: &[u8]) -> (Vec<Decoded>, Option<(usize,
         width = 8 * bytes;
     }
     let mut out = Vec::new();
-    let int = |fields: &[(String, Value)], name: &str| {
-        fields.iter().find_map(|(n, v)| if let (true, Value::Int(i)) = (n == name, v) { Some(*i) } else { None })
-    };
     while at < b.len() {
         let start = at;
         let mut header = Vec::new();
@@ -204,7 +208,7 @@ pub(crate) fn events(meta: &Metadata, b: &[u8]) -> (Vec<Decoded>, Option<(usize,
                 None => return (out, Some((start, "an event cut by the end of the file".into()))),
             }
         }
-        let id = int(&header, "id").unwrap_or(-1);
+        let id = int_of(&header, "id").unwrap_or(-1);
         let Some(class) = u64::try_from(id).ok().and_then(|id| meta.events.get(&id)) else {
             return (out, Some((start, format!("event id {id} is not in the metadata"))));
         };
@@ -215,7 +219,7 @@ pub(crate) fn events(meta: &Metadata, b: &[u8]) -> (Vec<Decoded>, Option<(usize,
                 None => return (out, Some((start, "an event cut by the end of the file".into()))),
             }
         }
-        let raw = int(&header, "timestamp").unwrap_or(0) as u64;
+        let raw = int_of(&header, "timestamp").unwrap_or(0) as u64;
         // A 32-bit timestamp wraps every 4.3 s.
         if width < 64
             && let Some(last) = last_raw
@@ -243,7 +247,7 @@ struct Decoder<'m> {
     warnings: Vec<Warning>,
     tasks: HashMap<Key, TaskId>,
     objects: HashMap<u64, ObjectId>,
-    cores: Vec<CoreState>,
+    cores: Cores,
     skipped: crate::unused::Unused,
     failed_takes: u64,
 }
@@ -258,7 +262,7 @@ impl<'m> Decoder<'m> {
             warnings: Vec::new(),
             tasks: HashMap::default(),
             objects: HashMap::default(),
-            cores: vec![CoreState::on(0)],
+            cores: Cores::default(),
             skipped: Default::default(),
             failed_takes: 0,
         }
@@ -286,18 +290,6 @@ impl<'m> Decoder<'m> {
         });
     }
 
-    fn core(&mut self, core: u16) -> usize {
-        let c = usize::from(core);
-        while self.cores.len() <= c {
-            let mut state = CoreState::on(self.cores.len() as u16);
-            for _ in 0..self.trace.tasks.len() {
-                state.add_task();
-            }
-            self.cores.push(state);
-        }
-        c
-    }
-
     fn entity(&mut self, key: Key, name: Option<&str>) -> TaskId {
         if let Some(&t) = self.tasks.get(&key) {
             if let Some(name) = name.filter(|n| !n.is_empty()) {
@@ -316,9 +308,7 @@ impl<'m> Decoder<'m> {
         let t = self.trace.tasks.len() as TaskId;
         let priority = (kind == TaskKind::Idle).then_some(i32::MAX);
         self.trace.tasks.push(Task { name, kind, priority, handle });
-        for c in &mut self.cores {
-            c.add_task();
-        }
+        self.cores.add_task();
         self.tasks.insert(key, t);
         t
     }
@@ -347,18 +337,17 @@ impl<'m> Decoder<'m> {
 
     fn apply(&mut self, e: &Decoded) {
         let core = e.int("core_id").map_or(0, |c| c as u16);
-        let c = self.core(core);
         let now = e.time;
         let name = e.name.as_str();
         match name {
             "thread_switched_in" => {
                 if let Some(t) = self.thread(e, core) {
-                    self.cores[c].switch_in(&mut self.trace, t, now);
+                    self.cores.on(core).switch_in(&mut self.trace, t, now);
                 }
             }
             "idle" => {
                 let t = self.entity(Key::Idle(core), None);
-                self.cores[c].switch_in(&mut self.trace, t, now);
+                self.cores.on(core).switch_in(&mut self.trace, t, now);
             }
             "thread_switched_out" | "thread_create" | "thread_name_set" | "thread_info" => {
                 self.thread(e, core);
@@ -370,29 +359,29 @@ impl<'m> Decoder<'m> {
             }
             "thread_ready" | "thread_wakeup" | "thread_resume" => {
                 if let Some(t) = self.thread(e, core) {
-                    self.cores[c].ready(&mut self.trace, t, now);
+                    self.cores.on(core).ready(&mut self.trace, t, now);
                 }
             }
             "thread_pending" | "thread_suspend" => {
                 let t = self.thread(e, core);
-                self.cores[c].blocks(t);
+                self.cores.on(core).blocks(t);
             }
             "isr_enter" => {
                 let i = self.entity(Key::Isr(core), None);
-                self.cores[c].isrs.push(i);
+                self.cores.on(core).isrs.push(i);
                 self.trace.events.push(Event::new(now, core, EventKind::IsrEnter, i));
             }
             "isr_exit" | "isr_exit_to_scheduler" => {
-                if let Some(i) = self.cores[c].isrs.pop() {
+                if let Some(i) = self.cores.on(core).isrs.pop() {
                     self.trace.events.push(Event::new(now, core, EventKind::IsrExit, i));
                 }
             }
-            _ => self.kernel_call(e, core, c, now),
+            _ => self.kernel_call(e, core, now),
         }
     }
 
     /// Semaphores, mutexes and message passing, by the event's name.
-    fn kernel_call(&mut self, e: &Decoded, core: u16, c: usize, now: u64) {
+    fn kernel_call(&mut self, e: &Decoded, core: u16, now: u64) {
         let name = e.name.as_str();
         let object_id = e
             .int("id")
@@ -406,7 +395,7 @@ impl<'m> Decoder<'m> {
             "semaphore_take_exit" => (EventKind::Take, ObjectKind::Semaphore),
             "mutex_lock_exit" => (EventKind::Take, ObjectKind::Mutex),
             _ if name.ends_with("_blocking") => {
-                self.cores[c].blocks(None);
+                self.cores.on(core).blocks(None);
                 return;
             }
             _ if messaging
@@ -428,20 +417,21 @@ impl<'m> Decoder<'m> {
             self.failed_takes += 1;
             return;
         }
-        let (Some(actor), Some(id)) = (self.cores[c].actor(), object_id) else {
+        let (Some(actor), Some(id)) = (self.cores.on(core).actor(), object_id) else {
             self.skipped.add("kernel calls before any thread ran");
             return;
         };
         let object = self.object(id as u64, object_kind);
         self.trace.events.push(Event::new(now, core, kind, actor).with_object(object));
         let signal = matches!(kind, EventKind::Give | EventKind::Send).then_some(actor);
-        self.cores[c].signal(signal);
+        self.cores.on(core).signal(signal);
     }
 
     fn finish(mut self, streams: usize) -> Parsed {
         if streams > 1 {
             self.trace.events.sort_by_time();
         }
+        self.warnings.extend(crate::core_state::mark_silence(&mut self.trace));
         if self.failed_takes > 0 {
             self.warnings.push(Warning {
                 line: 0,
@@ -454,7 +444,7 @@ impl<'m> Decoder<'m> {
         if let Some(message) = self.skipped.message() {
             self.warnings.push(Warning { line: 0, message });
         }
-        let cores = self.cores.len();
+        let cores = self.cores.len().max(1);
         Parsed {
             trace: self.trace,
             warnings: self.warnings,

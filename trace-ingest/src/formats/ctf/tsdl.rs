@@ -114,6 +114,12 @@ fn tokens(text: &str) -> Result<Vec<(usize, Tok)>, Error> {
     Ok(out)
 }
 
+/// What a type specifier declares: a field type, or a struct's fields.
+enum Decl {
+    Type(Type),
+    Struct(Vec<Field>),
+}
+
 struct Parser {
     toks: Vec<(usize, Tok)>,
     pos: usize,
@@ -221,13 +227,13 @@ impl Parser {
     }
 
     /// A type: an alias, `integer { ... }`, or `struct NAME`.
-    fn ty(&mut self) -> Result<Result<Type, Vec<Field>>, Error> {
+    fn ty(&mut self) -> Result<Decl, Error> {
         let word = self.word()?;
         match word.as_str() {
-            "integer" => Ok(Ok(self.integer()?)),
+            "integer" => Ok(Decl::Type(self.integer()?)),
             "struct" => {
                 if self.peek() == Some(&Tok::Punct("{")) {
-                    return Ok(Err(self.fields()?));
+                    return Ok(Decl::Struct(self.fields()?));
                 }
                 let name = self.word()?;
                 let fields = self
@@ -235,7 +241,7 @@ impl Parser {
                     .get(&name)
                     .cloned()
                     .ok_or((self.line(), format!("a declared struct, found `{name}`")))?;
-                Ok(Err(fields))
+                Ok(Decl::Struct(fields))
             }
             _ => {
                 // Multi-word C names (`unsigned int`) are not used by the
@@ -245,7 +251,7 @@ impl Parser {
                     .get(&word)
                     .cloned()
                     .ok_or((self.line(), format!("a declared type, found `{word}`")))?;
-                Ok(Ok(ty))
+                Ok(Decl::Type(ty))
             }
         }
     }
@@ -256,8 +262,8 @@ impl Parser {
         let mut fields = Vec::new();
         while !self.eat("}") {
             let ty = match self.ty()? {
-                Ok(t) => t,
-                Err(_) => {
+                Decl::Type(t) => t,
+                Decl::Struct(_) => {
                     return Err((self.line(), "a field of integers or arrays (nested structs are not read)".into()));
                 }
             };
@@ -290,8 +296,8 @@ pub(crate) fn parse(text: &str) -> Result<Metadata, Error> {
         match word.as_str() {
             "typealias" => {
                 let ty = match p.ty()? {
-                    Ok(t) => t,
-                    Err(_) => return Err((line, "a typealias of an integer".into())),
+                    Decl::Type(t) => t,
+                    Decl::Struct(_) => return Err((line, "a typealias of an integer".into())),
                 };
                 p.expect(":=")?;
                 let mut name = p.word()?;
@@ -329,8 +335,8 @@ pub(crate) fn parse(text: &str) -> Result<Metadata, Error> {
                     let key = p.word()?;
                     if p.eat(":=") {
                         match p.ty()? {
-                            Err(f) => fields = f,
-                            Ok(_) => return Err((p.line(), "`fields := struct { ... }`".into())),
+                            Decl::Struct(f) => fields = f,
+                            Decl::Type(_) => return Err((p.line(), "`fields := struct { ... }`".into())),
                         }
                         p.expect(";")?;
                         continue;

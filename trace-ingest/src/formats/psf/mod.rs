@@ -30,7 +30,7 @@ use trace_recorder_parser::streaming::event::{Event as Psf, EventType};
 use trace_recorder_parser::streaming::{Error as PsfError, RecorderData};
 use trace_recorder_parser::types::{KernelPortIdentity, ObjectClass, ObjectHandle};
 
-use crate::core_state::CoreState;
+use crate::core_state::Cores;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
 use crate::{Parsed, ReadOptions, TraceFormat, Warning};
@@ -111,8 +111,8 @@ struct Reader {
     tasks: HashMap<u32, TaskId>,
     objects: HashMap<u32, ObjectId>,
     /// Per core its state; `on` is the core whose events are read now.
-    cores: Vec<CoreState>,
-    on: usize,
+    cores: Cores,
+    on: u16,
     frequency: u64,
     /// Per core, the last timestamp read.
     last_time: Vec<u64>,
@@ -138,7 +138,7 @@ impl Reader {
             warnings: Vec::new(),
             tasks: HashMap::default(),
             objects: HashMap::default(),
-            cores: vec![CoreState::on(0)],
+            cores: Cores::default(),
             on: 0,
             frequency: 1,
             last_time: vec![0],
@@ -168,9 +168,11 @@ impl Reader {
         // cores' buffers in chunks: events are sorted by time at the end.
         self.cores_in_counts = rd.header.num_cores > 1;
         self.events(&mut rd, r)?;
+        if rd.header.num_cores > 1 {
+            self.trace.events.sort_by_time();
+        }
         let mut parsed = self.finish(&rd);
         if rd.header.num_cores > 1 {
-            parsed.trace.events.sort_by_time();
             parsed.notes.push(format!(
                 "the recorder ran on {} cores: each event's core is the top four bits of its event count",
                 rd.header.num_cores
@@ -190,7 +192,7 @@ impl Reader {
             if core > 0 {
                 rd = self.header(&mut Counting { inner: &mut &ring.header[..], offset: ring.header_at })?;
             }
-            self.on_core(core);
+            self.on_core(core as u16);
             self.events(&mut rd, &mut Counting { inner: &mut &events.bytes[..], offset: events.at })?;
         }
         if rings.cores.len() > 1 {
@@ -274,7 +276,7 @@ impl Reader {
                         self.first_unknown.get_or_insert((id.0, at));
                     }
                     if self.cores_in_counts {
-                        self.on_core(usize::from(u16::from(event.event_count()) >> 12));
+                        self.on_core(u16::from(event.event_count()) >> 12);
                     }
                     self.event(rd, code.event_type(), &event);
                 }
@@ -334,15 +336,10 @@ impl Reader {
     }
 
     /// Events from now on are `core`'s.
-    fn on_core(&mut self, core: usize) {
+    fn on_core(&mut self, core: u16) {
         self.on = core;
-        while self.cores.len() <= core {
-            let mut state = CoreState::on(self.cores.len() as u16);
-            for _ in 0..self.trace.tasks.len() {
-                state.add_task();
-            }
-            self.cores.push(state);
-            self.last_time.push(0);
+        if self.last_time.len() <= usize::from(core) {
+            self.last_time.resize(usize::from(core) + 1, 0);
         }
     }
 
@@ -356,7 +353,7 @@ impl Reader {
 
     fn time(&mut self, ticks: u64) -> u64 {
         let ns = u64::try_from(u128::from(ticks) * 1_000_000_000 / u128::from(self.frequency)).unwrap_or(u64::MAX);
-        let last = &mut self.last_time[self.on];
+        let last = &mut self.last_time[usize::from(self.on)];
         if ns < *last {
             self.backwards += 1;
             return *last;
@@ -381,9 +378,7 @@ impl Reader {
         };
         let id = self.trace.tasks.len() as TaskId;
         self.trace.tasks.push(Task { name, kind, priority, handle: u64::from(key) });
-        for c in &mut self.cores {
-            c.add_task();
-        }
+        self.cores.add_task();
         self.tasks.insert(key, id);
         id
     }
@@ -407,29 +402,30 @@ impl Reader {
     /// The ISRs above the innermost one that is `keep` (all when `None`)
     /// return at `now`.
     fn end_isrs(&mut self, keep: Option<TaskId>, now: u64) {
-        while let Some(&top) = self.cores[self.on].isrs.last() {
+        while let Some(&top) = self.cores.on(self.on).isrs.last() {
             if Some(top) == keep {
                 break;
             }
-            self.cores[self.on].isrs.pop();
-            self.push(Event::new(now, self.on as u16, EventKind::IsrExit, top));
+            self.cores.on(self.on).isrs.pop();
+            self.push(Event::new(now, self.on, EventKind::IsrExit, top));
         }
     }
 
     fn switch_in(&mut self, t: TaskId, now: u64) {
         self.end_isrs(None, now);
-        self.cores[self.on].switch_in(&mut self.trace, t, now);
+        self.cores.on(self.on).switch_in(&mut self.trace, t, now);
     }
 
     /// An operation on an object by the actor.
     fn op(&mut self, rd: &RecorderData, handle: ObjectHandle, kind: ObjectKind, event: EventKind, now: u64) {
-        let Some(actor) = self.cores[self.on].actor() else {
+        let Some(actor) = self.cores.on(self.on).actor() else {
             self.unattributed += 1;
             return;
         };
         let object = self.object(rd, handle, kind);
-        self.push(Event::new(now, self.on as u16, event, actor).with_object(object));
-        self.cores[self.on]
+        self.push(Event::new(now, self.on, event, actor).with_object(object));
+        self.cores
+            .on(self.on)
             .signal(matches!(event, EventKind::Send | EventKind::Give | EventKind::EventSet).then_some(actor));
     }
 
@@ -467,7 +463,7 @@ impl Reader {
             }
             Psf::TaskReady(e) => {
                 let t = self.task(rd, e.handle, false, None);
-                self.cores[self.on].ready(&mut self.trace, t, now);
+                self.cores.on(self.on).ready(&mut self.trace, t, now);
             }
             Psf::TaskActivate(e) | Psf::TaskBegin(e) | Psf::TaskResume(e) => {
                 let t = self.task(rd, e.handle, false, None);
@@ -475,8 +471,8 @@ impl Reader {
             }
             Psf::IsrBegin(e) => {
                 let i = self.task(rd, e.handle, true, None);
-                self.cores[self.on].isrs.push(i);
-                self.push(Event::new(now, self.on as u16, EventKind::IsrEnter, i));
+                self.cores.on(self.on).isrs.push(i);
+                self.push(Event::new(now, self.on, EventKind::IsrEnter, i));
             }
             Psf::IsrResume(e) => {
                 let i = self.task(rd, e.handle, true, None);
@@ -504,13 +500,13 @@ impl Reader {
                 self.op(rd, e.handle, Ev, EventKind::EventSet, now)
             }
             Psf::TaskNotify(e) | Psf::TaskNotifyFromIsr(e) => {
-                let Some(actor) = self.cores[self.on].actor() else {
+                let Some(actor) = self.cores.on(self.on).actor() else {
                     self.unattributed += 1;
                     return;
                 };
                 let target = self.task(rd, e.handle, false, None);
-                self.push(Event::new(now, self.on as u16, EventKind::EventSet, actor).with_peer(target));
-                self.cores[self.on].signal(Some(actor));
+                self.push(Event::new(now, self.on, EventKind::EventSet, actor).with_peer(target));
+                self.cores.on(self.on).signal(Some(actor));
             }
             Psf::QueueSendBlock(_)
             | Psf::QueueReceiveBlock(_)
@@ -526,10 +522,10 @@ impl Reader {
             | Psf::EventGroupSyncBlock(_)
             | Psf::EventGroupWaitBitsBlock(_)
             | Psf::MessageBufferSendBlock(_)
-            | Psf::MessageBufferReceiveBlock(_) => self.cores[self.on].blocks(None),
+            | Psf::MessageBufferReceiveBlock(_) => self.cores.on(self.on).blocks(None),
             Psf::Unknown(_) => match kind {
                 EventType::TaskDelay | EventType::TaskDelayUntil | EventType::TaskSuspend => {
-                    self.cores[self.on].blocks(None)
+                    self.cores.on(self.on).blocks(None)
                 }
                 other => self.skip(kind_name(other)),
             },
@@ -557,6 +553,7 @@ impl Reader {
             let n = self.backwards;
             self.warn(format!("{n} timestamps went backwards (timer wrap-around?); taken as the previous one"));
         }
+        self.warnings.extend(crate::core_state::mark_silence(&mut self.trace));
         Parsed {
             trace: self.trace,
             warnings: self.warnings,

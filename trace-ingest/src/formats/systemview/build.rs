@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::os::{Api, Role};
 use super::packet::Packet;
-use crate::core_state::CoreState;
+use crate::core_state::Cores;
 use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
 use crate::{Parsed, Warning};
 
@@ -39,7 +39,9 @@ pub(super) struct Decoder {
     /// Queue operations, kept to classify their objects at the end: (index
     /// into the events, object id, was a send).
     queue_ops: Vec<(usize, u32, bool)>,
-    cores: Vec<CoreState>,
+    cores: Cores,
+    /// Whether the recording marks blocking (`TASK_STOP_READY`).
+    stop_ready_seen: bool,
     /// Per task: when and on which core its last READY was.
     last_ready: HashMap<TaskId, (u64, u16)>,
     skipped: crate::unused::Unused,
@@ -47,8 +49,9 @@ pub(super) struct Decoder {
 
 impl Decoder {
     /// A decoder reading API calls with `api` (none: the OS named `os` has
-    /// no table, its calls are skipped) on `cores` cores.
-    pub(super) fn new(api: Option<Api>, os: Option<&str>, cores: usize, multicore: bool) -> Decoder {
+    /// no table, its calls are skipped); ISRs named by `isr_names`;
+    /// `multicore` names ISRs and idle loops with their core.
+    pub(super) fn new(api: Option<Api>, os: Option<&str>, isr_names: HashMap<u32, String>, multicore: bool) -> Decoder {
         let mut trace = Trace::new(Clock::Ns);
         trace.priority_order = match (&api, os) {
             (Some(a), _) => a.priority_order,
@@ -61,10 +64,11 @@ impl Decoder {
             multicore,
             tasks: HashMap::default(),
             objects: HashMap::default(),
-            isr_names: HashMap::default(),
+            isr_names,
             semaphore: HashMap::default(),
             queue_ops: Vec::new(),
-            cores: (0..cores).map(|c| CoreState::on(c as u16)).collect(),
+            cores: Cores::default(),
+            stop_ready_seen: false,
             last_ready: HashMap::default(),
             skipped: Default::default(),
         }
@@ -91,9 +95,7 @@ impl Decoder {
         let t = self.trace.tasks.len() as TaskId;
         let priority = (kind == TaskKind::Idle).then_some(0);
         self.trace.tasks.push(Task { name, kind, priority, handle });
-        for c in &mut self.cores {
-            c.add_task();
-        }
+        self.cores.add_task();
         self.tasks.insert(key, t);
         t
     }
@@ -108,34 +110,14 @@ impl Decoder {
         o
     }
 
-    fn core(&mut self, core: u16) -> &mut CoreState {
-        let c = usize::from(core);
-        while self.cores.len() <= c {
-            let n = self.cores.len() as u16;
-            let mut state = CoreState::on(n);
-            for _ in 0..self.trace.tasks.len() {
-                state.add_task();
-            }
-            self.cores.push(state);
-        }
-        &mut self.cores[c]
-    }
-
     pub(super) fn apply(&mut self, core: u16, packet: Packet, now: u64) {
         match packet {
             Packet::Nop | Packet::TraceStart | Packet::StopExec | Packet::Init { .. } => {}
             Packet::TraceStop => self.skip("TRACE_STOP".into()),
             Packet::Overflow(_) => {}
             Packet::Other(id) => self.skip(event_name(id)),
-            Packet::SysDesc(desc) => {
-                for part in desc.split(',') {
-                    if let Some((irq, name)) = part.trim().strip_prefix("I#").and_then(|r| r.split_once('='))
-                        && let Ok(irq) = irq.parse()
-                    {
-                        self.isr_names.insert(irq, name.to_string());
-                    }
-                }
-            }
+            // Read before the merge (the OS, the device, ISR names).
+            Packet::SysDesc(_) => {}
             Packet::Info { id, priority, name } => {
                 // ESP-IDF describes its idle tasks (`IDLE0`, `IDLE1`), which
                 // run as IDLE packets: one entity.
@@ -166,7 +148,7 @@ impl Decoder {
                     && at == now
                     && first != core
                 {
-                    if let Some(by) = self.core(core).take_signal()
+                    if let Some(by) = self.cores.on(core).take_signal()
                         && by != t
                     {
                         self.trace.events.push(Event::new(now, core, EventKind::Wakeup, by).with_peer(t));
@@ -174,38 +156,36 @@ impl Decoder {
                     return;
                 }
                 self.last_ready.insert(t, (now, core));
-                self.core(core);
-                self.cores[usize::from(core)].ready(&mut self.trace, t, now);
+                self.cores.on(core).ready(&mut self.trace, t, now);
             }
             Packet::StopReady(t) => {
+                self.stop_ready_seen = true;
                 let t = self.entity(Key::Task(t));
-                self.core(core).blocks(Some(t));
+                self.cores.on(core).blocks(Some(t));
             }
             Packet::Exec(t) => {
                 let t = self.entity(Key::Task(t));
-                self.core(core);
-                self.cores[usize::from(core)].switch_in(&mut self.trace, t, now);
+                self.cores.on(core).switch_in(&mut self.trace, t, now);
             }
             Packet::Idle => {
                 let idle = self.entity(Key::Idle(core));
-                self.core(core);
-                self.cores[usize::from(core)].switch_in(&mut self.trace, idle, now);
+                self.cores.on(core).switch_in(&mut self.trace, idle, now);
             }
             Packet::IsrEnter(irq) => {
                 let i = self.entity(Key::Isr(core, irq));
-                self.core(core).isrs.push(i);
+                self.cores.on(core).isrs.push(i);
                 self.trace.events.push(Event::new(now, core, EventKind::IsrEnter, i));
             }
             Packet::IsrExit => {
-                if let Some(i) = self.core(core).isrs.pop() {
+                if let Some(i) = self.cores.on(core).isrs.pop() {
                     self.trace.events.push(Event::new(now, core, EventKind::IsrExit, i));
                 }
             }
-            Packet::Api { id, params } => self.api(core, id, &params, now),
+            Packet::Api { id, params } => self.api(core, id, params, now),
         }
     }
 
-    fn api(&mut self, core: u16, id: u32, params: &[u32], now: u64) {
+    fn api(&mut self, core: u16, id: u32, params: [Option<u32>; 2], now: u64) {
         let Some(api) = &self.api else {
             self.skip(format!("API call {id} of an OS without a table"));
             return;
@@ -216,14 +196,14 @@ impl Decoder {
         };
         let name = name.to_string();
         if role == Role::Wait {
-            self.core(core).blocks(None);
+            self.cores.on(core).blocks(None);
             return;
         }
-        let Some(actor) = self.core(core).actor() else {
+        let Some(actor) = self.cores.on(core).actor() else {
             self.skip("API calls before any task ran".into());
             return;
         };
-        let Some(&first) = params.first() else {
+        let Some(first) = params[0] else {
             self.skip(format!("{name} without its parameters"));
             return;
         };
@@ -232,14 +212,14 @@ impl Decoder {
                 let send = role == Role::Send;
                 // FreeRTOS gives a semaphore or mutex with no item
                 // (xQueueGenericSend's second parameter 0).
-                if name == "xQueueGenericSend" && params.get(1) == Some(&0) {
+                if name == "xQueueGenericSend" && params[1] == Some(0) {
                     self.semaphore.insert(first, true);
                 }
                 let object = self.object(first);
                 let kind = if send { EventKind::Send } else { EventKind::Receive };
                 self.queue_ops.push((self.trace.events.len(), first, send));
                 self.trace.events.push(Event::new(now, core, kind, actor).with_object(object));
-                self.core(core).signal(send.then_some(actor));
+                self.cores.on(core).signal(send.then_some(actor));
             }
             Role::Give(kind) | Role::Take(kind) => {
                 let give = matches!(role, Role::Give(_));
@@ -247,18 +227,18 @@ impl Decoder {
                 self.trace.objects[object as usize].kind = kind;
                 let event = if give { EventKind::Give } else { EventKind::Take };
                 self.trace.events.push(Event::new(now, core, event, actor).with_object(object));
-                self.core(core).signal(give.then_some(actor));
+                self.cores.on(core).signal(give.then_some(actor));
             }
             Role::Notify => {
                 let target = self.entity(Key::Task(first));
                 self.trace.events.push(Event::new(now, core, EventKind::EventSet, actor).with_peer(target));
-                self.core(core).signal(Some(actor));
+                self.cores.on(core).signal(Some(actor));
             }
             Role::Signal => {
                 let object = self.object(first);
                 self.trace.objects[object as usize].kind = ObjectKind::Event;
                 self.trace.events.push(Event::new(now, core, EventKind::EventSet, actor).with_object(object));
-                self.core(core).signal(Some(actor));
+                self.cores.on(core).signal(Some(actor));
             }
             Role::Wait | Role::Other => self.skip(name),
         }
@@ -315,10 +295,12 @@ impl Decoder {
         for &(start, end) in gaps {
             self.trace.add_gap(start, end);
         }
-        if let Some((start, end, warning)) = silence(&self.trace) {
-            self.trace.add_gap(start, end);
-            warnings.push(warning);
+        // Recorders that never mark a task leaving the ready state (ESP-IDF's
+        // streams): blocking is read from the READY that ends it.
+        if !self.stop_ready_seen {
+            crate::core_state::blocked_if_readied(&mut self.trace);
         }
+        warnings.extend(crate::core_state::mark_silence(&mut self.trace));
         if overflows > 0 {
             let n = overflows;
             warnings.push(Warning {
@@ -362,35 +344,4 @@ fn event_name(id: u32) -> String {
         Some((_, name)) => (*name).to_string(),
         None => format!("event {id}"),
     }
-}
-
-/// A stretch without any event that is far longer than the recording's
-/// gaps otherwise are (a target halted by a debugger, packets lost without
-/// an overflow packet): a gap of the recording.
-fn silence(trace: &Trace) -> Option<(u64, u64, Warning)> {
-    let times: Vec<u64> = trace.events.iter().map(|e| e.time).collect();
-    let mut gaps: Vec<(u64, u64)> = times.windows(2).map(|w| (w[1] - w[0], w[0])).collect();
-    if gaps.len() < 20 {
-        return None;
-    }
-    let duration = trace.duration().max(1);
-    gaps.sort_unstable();
-    let (longest, from) = *gaps.last()?;
-    let p90 = gaps[gaps.len() * 9 / 10].0.max(1);
-    if longest < 50 * p90 || longest * 10 < duration {
-        return None;
-    }
-    let ms = |ns: u64| ns as f64 / 1e6;
-    let warning = Warning {
-        line: 0,
-        message: format!(
-            "no event for {:.3} ms from {:.3} ms to {:.3} ms ({:.0} % of the recording) while 90 % of its events come within {:.3} ms of the previous one: the target was probably halted or its packets lost there; that stretch is a gap, not counted in loads, rates and response times",
-            ms(longest),
-            ms(from - trace.start()),
-            ms(from + longest - trace.start()),
-            100.0 * longest as f64 / duration as f64,
-            ms(p90)
-        ),
-    };
-    Some((from, from + longest, warning))
 }

@@ -4,6 +4,8 @@
 //! merged in time order across cores and given meaning
 //! ([`super::build`]).
 
+use rustc_hash::FxHashMap as HashMap;
+
 use super::build::Decoder;
 use super::layout::{self, Stream};
 use super::os::Api;
@@ -61,9 +63,13 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
         .flat_map(|d| d.packets.iter())
         .filter_map(|t| if let Packet::SysDesc(s) = &t.packet { Some(s.as_str()) } else { None })
         .collect();
-    let field = |key: &str| -> Option<String> {
-        descs.iter().flat_map(|d| d.split(',')).find_map(|kv| kv.trim().strip_prefix(key).map(str::to_string))
-    };
+    // `N=name,D=device,O=OS` and `I#15=SysTick`, in any SYSDESC packets.
+    let parts = || descs.iter().flat_map(|d| d.split(',')).map(str::trim);
+    let field = |key: &str| -> Option<String> { parts().find_map(|kv| kv.strip_prefix(key).map(str::to_string)) };
+    let isr_names: HashMap<u32, String> = parts()
+        .filter_map(|kv| kv.strip_prefix("I#")?.split_once('='))
+        .filter_map(|(irq, name)| Some((irq.parse().ok()?, name.to_string())))
+        .collect();
     let os = field("O=");
     let device = field("D=").unwrap_or_default();
     let api = match (&options.sysview_desc, &os) {
@@ -92,7 +98,7 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
     if multicore {
         notes.push(format!("{cores} cores, one stream each merged on their common timebase"));
     }
-    let mut d = Decoder::new(api, os.as_deref(), cores, multicore);
+    let mut d = Decoder::new(api, os.as_deref(), isr_names, multicore);
     // Merge in time order; ties keep stream order.
     let mut all: Vec<(u64, usize, Timed)> = Vec::new();
     let mut gaps = Vec::new();

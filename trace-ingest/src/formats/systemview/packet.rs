@@ -39,10 +39,12 @@ pub(super) enum Packet {
         frequency: u32,
     },
     Name(u32, String),
-    /// An OS API call (ids 32 to 511) with its leading integer parameters.
+    /// An OS API call (ids 32 to 511) with its first two integer
+    /// parameters (all the model reads: the object or task, and whether a
+    /// send carries an item).
     Api {
         id: u32,
-        params: Vec<u32>,
+        params: [Option<u32>; 2],
     },
     /// Anything else corera does not use, by id.
     Other(u32),
@@ -200,13 +202,12 @@ impl<'a> Cursor<'a> {
                 Packet::Name(r, self.string()?)
             }
             32..=511 => {
-                // Parameters as varints; a string parameter further on may
-                // not decode as one, which ends the list (the payload's
-                // length still delimits the packet).
-                let mut params = Vec::new();
-                while self.pos < end {
+                // The first two parameters as varints, within the payload
+                // (whose length delimits the packet, whatever follows).
+                let mut params = [None; 2];
+                for p in &mut params {
                     match self.varint() {
-                        Ok(v) if self.pos <= end => params.push(v),
+                        Ok(v) if self.pos <= end => *p = Some(v),
                         _ => break,
                     }
                 }
