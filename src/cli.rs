@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use corera_emit::Target;
-use corera_placement::{CoreRule, Deadline, Objective};
+use corera_placement::{Chain, CoreRule, Deadline, Objective};
 use corera_replay::Policy;
 use corera_search::Method;
 use corera_trace_ingest::amalthea::TicksMode;
@@ -277,6 +277,14 @@ pub(crate) struct PlaceArgs {
     /// deadline), for `--objective deadlines` and the misses reported.
     #[arg(long, value_name = "NAME=MS", value_parser = Deadline::parse, help_heading = "Objective")]
     pub(crate) deadline: Vec<Deadline>,
+    /// A cause-effect chain to measure in every replay (and to optimise
+    /// with `--objective chains`): `--chain NAME=A>B>C[@MS]`, each task
+    /// releasing the next; `reaction:NAME=...` or `age:NAME=...` for tasks
+    /// that pass data through shared variables, each on its own release
+    /// (repeatable). [default: the constraints file's and the model's
+    /// chains, else the heaviest ones found in the trace]
+    #[arg(long, value_name = "[KIND:]NAME=A>B>C[@MS]", value_parser = Chain::parse, help_heading = "Objective")]
+    pub(crate) chain: Vec<Chain>,
 }
 
 fn parse_weight(s: &str) -> Result<f64, String> {

@@ -146,22 +146,35 @@ fn ingest(args: &IngestArgs, quiet: bool) -> anyhow::Result<()> {
 }
 
 fn graph(args: &GraphArgs, quiet: bool) -> anyhow::Result<()> {
-    let pipeline::Read { name, parsed, graph, warnings, .. } =
+    let pipeline::Read { name, parsed, schedule, graph, warnings } =
         pipeline::read(&args.input, &args.input.priority, &pipeline::Progress::new(quiet))?;
+    // The heaviest causal paths, as candidate chains with their recorded
+    // latency.
+    let mut workload = corera_replay::Replay::new(&parsed.trace, &schedule, &[]);
+    let found = corera_replay::discover(&workload, CANDIDATE_CHAINS);
+    workload
+        .set_chains(&found.into_iter().map(|c| (c, corera_replay::ChainOrigin::Discovered)).collect::<Vec<_>>())
+        .expect("discovered chains name replay tasks");
+    let record =
+        GraphRecord::new(corera_emit::records::Input::new(&name, parsed.format, parsed.source), &graph, &workload);
     warn(quiet, &name, &warnings);
     if let Some(dot) = &args.dot {
         pipeline::write(dot, graph.to_dot(None).as_bytes())?;
     }
-    let input = corera_emit::records::Input::new(&name, parsed.format, parsed.source);
-    let json = to_json(&GraphRecord::new(input, &graph));
+    let json = to_json(&record);
     match &args.output {
         Some(path) => pipeline::write(path, &json),
         None if args.json => stdout(&json),
         // The DOT went to stdout: the table would corrupt it.
         None if args.dot.as_deref().is_some_and(|d| d.as_os_str() == "-") => Ok(()),
-        None => stdout(format!("{name}:\n{}", graph.to_table(15)).as_bytes()),
+        None => stdout(
+            format!("{name}:\n{}{}", graph.to_table(15), corera_emit::chains_text(&record.chains, &[])).as_bytes(),
+        ),
     }
 }
+
+/// Candidate chains `corera graph` lists.
+const CANDIDATE_CHAINS: usize = 10;
 
 /// `--json` on a command that writes its artifact to `-o`: the record goes
 /// to stdout, so the artifact needs a file.
@@ -486,6 +499,8 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         o.sustained_rate * 100.0,
         if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
     ));
+    let chains = corera_emit::records::ChainRecord::of(&workload);
+    text.push_str(&corera_emit::chains_text(&chains, &[(policy.label(), o.chains.as_slice())]));
     stdout(text.as_bytes())
 }
 
@@ -550,6 +565,8 @@ fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         platform,
         policy,
         tasks,
+        chains: corera_emit::records::ChainRecord::of(&workload),
+        replayed_chains: o.chains.clone(),
     };
     if args.json {
         return stdout(&to_json(&record));

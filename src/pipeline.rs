@@ -6,11 +6,13 @@ use std::time::Duration;
 
 use anyhow::Context;
 use corera_emit::records::{Analysis, Input, Results};
-use corera_placement::{Constraints, CoreSet, Cost, Deadline, Objective, Placement, Platform, Problem};
-use corera_replay::{Outcome, Policy, Replay};
+use corera_placement::{
+    Chain, ChainKind, Constraints, CoreSet, Cost, Deadline, Objective, Placement, Platform, Problem,
+};
+use corera_replay::{ChainOrigin, Outcome, Policy, Replay};
 use corera_search::{Note, Options, Solution};
 use corera_task_graph::TaskGraph;
-use corera_trace_ingest::{Parsed, ReadOptions, Schedule, TraceSummary, Warning};
+use corera_trace_ingest::{Parsed, ReadOptions, Schedule, TaskKind, TraceSummary, Warning};
 use corera_tune::{BreakEven, Setups, TimingInput, TimingOptions, TimingSolution};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -140,6 +142,9 @@ pub(crate) struct Prepared {
     pub(crate) objective: Objective,
     /// Each trace task's deadline (the user's, else its period), ns.
     pub(crate) deadlines: Vec<Option<u64>>,
+    /// The cause-effect chains the user or the model names (empty: the
+    /// replay's own are discovered).
+    pub(crate) chains: Vec<(Chain, ChainOrigin)>,
 }
 
 impl Prepared {
@@ -148,9 +153,25 @@ impl Prepared {
         Input::new(&self.name, self.parsed.format, self.parsed.source).with_notes(&self.parsed.notes)
     }
 
-    /// The replayable workload, with each task's deadline.
+    /// The replayable workload, with each task's deadline and the chains
+    /// every replay measures: the user's and the model's, else the
+    /// heaviest ones in the trace's causes.
     pub(crate) fn workload(&self) -> Replay {
-        Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines)
+        let mut replay = Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines);
+        if let Some(model) = &self.parsed.model {
+            replay.set_let(&model.let_tasks);
+        }
+        let chains = if self.chains.is_empty() {
+            corera_replay::discover(&replay, DISCOVERED_CHAINS)
+                .into_iter()
+                .map(|c| (c, ChainOrigin::Discovered))
+                .collect()
+        } else {
+            self.chains.clone()
+        };
+        // The names were checked against the task graph's in `prepare`.
+        replay.set_chains(&chains).expect("chain tasks are replay tasks");
+        replay
     }
 
     /// The set-ups of `workload` under the problem's placements.
@@ -172,6 +193,10 @@ impl Prepared {
         self.setups(workload).run(platform, policy, core_of, masks, timeline)
     }
 }
+
+/// Chains discovered in the trace that every replay measures when the
+/// user and the model name none.
+pub(crate) const DISCOVERED_CHAINS: usize = 3;
 
 /// Everything the pipeline produced for one trace.
 pub(crate) struct Analyzed {
@@ -219,6 +244,7 @@ impl Analyzed {
             warnings: &p.warnings,
             replay: &self.replay,
             replay_tasks: &self.replay_names,
+            chains: corera_emit::records::ChainRecord::of(&self.workload),
             model: p
                 .parsed
                 .model
@@ -419,7 +445,29 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
         deadlines[id] = Some(d.ns());
     }
     progress.finish();
-    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, objective, deadlines })
+    let mut chains: Vec<(Chain, ChainOrigin)> =
+        constraints.chains.iter().map(|c| (c.clone(), ChainOrigin::User)).collect();
+    if let Some(model) = &parsed.model {
+        chains.extend(model.chains.iter().map(|c| {
+            let chain = Chain {
+                name: c.name.clone(),
+                tasks: c.tasks.clone(),
+                deadline_ms: c.deadline_ns.map(|ns| ns as f64 / 1e6),
+                kind: if c.age { ChainKind::Age } else { ChainKind::Reaction },
+            };
+            (chain, ChainOrigin::Model)
+        }));
+    }
+    for (c, _) in &chains {
+        let replayed = |name: &String| graph.tasks.iter().any(|t| t.name == *name && t.kind != TaskKind::Idle);
+        if let Some(missing) = c.tasks.iter().find(|t| !replayed(t)) {
+            return Err(usage(format!(
+                "chain `{}`: there is no task `{missing}` in the trace; `corera graph TRACE` lists the task names",
+                c.name
+            )));
+        }
+    }
+    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, objective, deadlines, chains })
 }
 
 /// A trace read, its priorities resolved, its task graph built.
@@ -480,6 +528,7 @@ pub(crate) fn constraints(place: &PlaceArgs) -> anyhow::Result<Constraints> {
         deadline: place.deadline.clone(),
         priority: Vec::new(),
         os_applications: Vec::new(),
+        chains: place.chain.clone(),
     });
     Ok(constraints)
 }

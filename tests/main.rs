@@ -4,6 +4,7 @@
 //! - `agreement`: the task graph and the replay agree on every job of every
 //!   sample, real trace and random trace.
 //! - `autosar`: the AUTOSAR ECUC fragment and the OIL parsed back.
+//! - `chains`: cause-effect chains found, named, measured and optimised.
 //! - `book`: the reference pages show the real `--help`, the quick start the
 //!   real summary.
 //! - `browser`: the HTML report in headless Chromium (skipped without it,
@@ -23,6 +24,7 @@ mod agreement;
 mod autosar;
 mod book;
 mod browser;
+mod chains;
 mod cli;
 mod golden;
 mod header;

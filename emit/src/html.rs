@@ -62,6 +62,7 @@ impl Emitter for HtmlReport {
         headline(&mut s, r);
         front(&mut s, r);
         distributions(&mut s, r);
+        chain_distributions(&mut s, r);
         loads(&mut s, r);
         graph_svg(&mut s, r);
         heat_map(&mut s, r);
@@ -176,17 +177,59 @@ fn front(s: &mut String, r: &Analysis) {
     let _ = writeln!(s, "</svg></section>");
 }
 
+/// A distribution as the box plots draw it: min and quartiles, p95, max.
+type Spread = ([u64; 4], u64, u64);
+
 /// Per task, the response-time distribution of each replay (min,
 /// quartiles, p95, max) as box plots on a log scale.
 fn distributions(s: &mut String, r: &Analysis) {
     let runs = &r.replay.policies;
     let stats =
         |t: &corera_replay::TaskResult| Some((t.response_quartiles_ns?, t.response_p95_ns?, t.response_max_ns?));
-    let all: Vec<u64> = runs
+    let groups: Vec<(String, Vec<Option<Spread>>)> = r
+        .replay
+        .tasks
         .iter()
-        .flat_map(|run| run.outcome.tasks.iter().filter_map(stats))
-        .flat_map(|(q, _, max)| [q[0], max])
+        .enumerate()
+        .map(|(i, name)| (name.clone(), runs.iter().map(|run| run.outcome.tasks.get(i).and_then(stats)).collect()))
         .collect();
+    box_plots(s, "distributions", "Response times per task", "For each task", &groups, r);
+}
+
+/// Per cause-effect chain, the latency distribution of each replay.
+fn chain_distributions(s: &mut String, r: &Analysis) {
+    let runs = &r.replay.policies;
+    let stats = |c: &corera_replay::ChainResult| Some((c.latency_quartiles_ns?, c.latency_p95_ns?, c.latency_max_ns?));
+    let groups: Vec<(String, Vec<Option<Spread>>)> = r
+        .replay
+        .chains
+        .iter()
+        .enumerate()
+        .map(|(k, c)| (c.name.clone(), runs.iter().map(|run| run.outcome.chains.get(k).and_then(stats)).collect()))
+        .collect();
+    box_plots(
+        s,
+        "chains",
+        "End-to-end latency per cause-effect chain",
+        "For each chain (release of a first job to the finish of the last job it caused)",
+        &groups,
+        r,
+    );
+}
+
+/// Box plots on a log scale: per group (a task, a chain), one box per
+/// replay in the order of the replay table.
+fn box_plots(
+    s: &mut String,
+    id: &str,
+    title: &str,
+    each: &str,
+    groups: &[(String, Vec<Option<Spread>>)],
+    r: &Analysis,
+) {
+    let runs = &r.replay.policies;
+    let all: Vec<u64> =
+        groups.iter().flat_map(|(_, g)| g.iter().flatten()).flat_map(|(q, _, max)| [q[0], *max]).collect();
     if all.is_empty() {
         return;
     }
@@ -194,23 +237,22 @@ fn distributions(s: &mut String, r: &Analysis) {
     let hi = (all.iter().copied().max().unwrap_or(1) as f64).max(lo * 2.0);
     let (w, left, row) = (760.0, 170.0, 12.0);
     let x = |ns: f64| left + (ns.max(lo).ln() - lo.ln()) / (hi.ln() - lo.ln()) * (w - left - 20.0);
-    let tasks = r.replay.tasks.len();
-    let h = 30.0 + (tasks * runs.len()) as f64 * row + tasks as f64 * 6.0;
+    let h = 30.0 + (groups.len() * runs.len()) as f64 * row + groups.len() as f64 * 6.0;
     let _ = writeln!(
         s,
-        "<section id=\"distributions\"><h2>Response times per task</h2><p class=\"note\">For each task, one box per \
-         replay (in the order of the table above): whiskers from the fastest job to the slowest, box from the 25th to \
+        "<section id=\"{id}\"><h2>{title}</h2><p class=\"note\">{each}, one box per \
+         replay (in the order of the table above): whiskers from the fastest to the slowest, box from the 25th to \
          the 75th percentile, black bar at the median, tick at p95; log scale from {} to {} ms.</p>\
-         <svg id=\"distributions-svg\" width=\"{w}\" height=\"{h:.0}\" role=\"img\">",
+         <svg id=\"{id}-svg\" width=\"{w}\" height=\"{h:.0}\" role=\"img\">",
         ms(lo),
         ms(hi)
     );
     let mut top = 20.0;
-    for (i, name) in r.replay.tasks.iter().enumerate() {
+    for (name, boxes) in groups {
         let _ =
             writeln!(s, "<text x=\"0\" y=\"{:.1}\">{}</text>", top + row * runs.len() as f64 / 2.0 + 4.0, esc(name));
         for (k, run) in runs.iter().enumerate() {
-            let Some((q, p95, max)) = run.outcome.tasks.get(i).and_then(stats) else { continue };
+            let Some((q, p95, max)) = boxes.get(k).copied().flatten() else { continue };
             let (yy, colour) = (top + row * k as f64, PALETTE[k % PALETTE.len()]);
             let _ = writeln!(
                 s,

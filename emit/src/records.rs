@@ -21,8 +21,8 @@
 //! `placement`, so any record that carries one is a placement file for
 //! `--placement` ([`read_placement`]).
 
-use corera_placement::{CoreSet, Cost, Costs, Objective, Platform, Problem, TrafficScore};
-use corera_replay::{Outcome, Policy};
+use corera_placement::{ChainKind, CoreSet, Cost, Costs, Objective, Platform, Problem, TrafficScore};
+use corera_replay::{ChainOrigin, ChainResult, Outcome, Policy, Replay};
 use corera_search::Solution;
 use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
 use corera_trace_ingest::amalthea::ModelInfo;
@@ -247,6 +247,43 @@ pub struct PolicyRun {
     pub lanes_merged: bool,
 }
 
+/// A cause-effect chain every replay measured (each policy's figures are
+/// in its [`Outcome::chains`], in this order).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChainRecord {
+    /// Its name.
+    pub name: String,
+    /// Its tasks, cause first.
+    pub tasks: Vec<String>,
+    /// Who named it: the user, the model, or discovery in the trace.
+    pub origin: ChainOrigin,
+    /// How its tasks pass work on, and so what its latency is.
+    pub kind: ChainKind,
+    /// End-to-end deadline of each instance, ns.
+    pub deadline_ns: Option<u64>,
+    /// Its figures in the recording (the same instances, recorded times).
+    pub recorded: ChainResult,
+}
+
+impl ChainRecord {
+    /// The chains `workload` measures, with their recorded figures.
+    pub fn of(workload: &Replay) -> Vec<ChainRecord> {
+        workload
+            .chains
+            .iter()
+            .zip(workload.recorded_chains())
+            .map(|(c, recorded)| ChainRecord {
+                name: c.name.clone(),
+                tasks: c.tasks.iter().map(|&t| workload.tasks[t as usize].name.clone()).collect(),
+                origin: c.origin,
+                kind: c.kind,
+                deadline_ns: c.deadline_ns,
+                recorded,
+            })
+            .collect()
+    }
+}
+
 /// The traced jobs replayed under each policy.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayRecord {
@@ -254,14 +291,17 @@ pub struct ReplayRecord {
     pub costs: Costs,
     /// Names of the replay's tasks (timeline lanes index them).
     pub tasks: Vec<String>,
+    /// The cause-effect chains measured in every policy's run.
+    #[serde(default)]
+    pub chains: Vec<ChainRecord>,
     /// Each policy, single core first.
     pub policies: Vec<PolicyRun>,
 }
 
 impl ReplayRecord {
     /// The record of the labelled `outcomes` (with their timelines) of
-    /// replay tasks `tasks` under `costs`.
-    pub fn of(costs: Costs, tasks: &[String], outcomes: &[(String, Outcome)]) -> ReplayRecord {
+    /// replay tasks `tasks` under `costs`, which measured `chains`.
+    pub fn of(costs: Costs, tasks: &[String], chains: &[ChainRecord], outcomes: &[(String, Outcome)]) -> ReplayRecord {
         let single = outcomes.iter().map(|(_, o)| o).find(|o| o.policy == Policy::Single);
         let policies = outcomes
             .iter()
@@ -283,7 +323,7 @@ impl ReplayRecord {
                 }
             })
             .collect();
-        ReplayRecord { costs, tasks: tasks.to_vec(), policies }
+        ReplayRecord { costs, tasks: tasks.to_vec(), chains: chains.to_vec(), policies }
     }
 
     /// The single-core run, if there is one.
@@ -376,6 +416,8 @@ pub struct Results<'a> {
     pub replay: &'a [(String, Outcome)],
     /// Names of the replay's tasks.
     pub replay_tasks: &'a [String],
+    /// The cause-effect chains the replays measured.
+    pub chains: Vec<ChainRecord>,
     /// For a model input: the model, and its own mapping (each placed
     /// task's core) with its cost, when it maps every task.
     pub model: Option<(&'a ModelInfo, Option<ModelMappingResult<'a>>)>,
@@ -503,7 +545,7 @@ impl Analysis {
             timing: r.timing.map(TimingRecord::of),
             traffic: r.problem.edges.iter().map(|&(a, b, w)| TrafficEdge(a, b, w)).collect(),
             cost: r.cost.clone(),
-            replay: ReplayRecord::of(r.platform.costs.clone(), r.replay_tasks, r.replay),
+            replay: ReplayRecord::of(r.platform.costs.clone(), r.replay_tasks, &r.chains, r.replay),
             warnings: r.warnings.to_vec(),
             model: r.model.map(|(info, mapping)| ModelRecord {
                 info: info.clone(),
@@ -997,6 +1039,12 @@ pub struct FidelityRecord {
     pub policy: Policy,
     /// Per task, in trace order (idle tasks left out).
     pub tasks: Vec<FidelityRow>,
+    /// The cause-effect chains, with their recorded figures ...
+    #[serde(default)]
+    pub chains: Vec<ChainRecord>,
+    /// ... and replayed, in the same order.
+    #[serde(default)]
+    pub replayed_chains: Vec<ChainResult>,
 }
 
 /// One task of a [`FidelityRecord`].
@@ -1159,16 +1207,22 @@ pub struct GraphRecord {
     pub input: Input,
     /// The task graph.
     pub graph: GraphSection,
+    /// Candidate cause-effect chains found in the trace's causes, heaviest
+    /// first, with their recorded latency.
+    #[serde(default)]
+    pub chains: Vec<ChainRecord>,
 }
 
 impl GraphRecord {
-    /// The record of `graph` of `input`.
-    pub fn new(input: Input, graph: &TaskGraph) -> GraphRecord {
+    /// The record of `graph` of `input`, with the chains `workload`
+    /// measures.
+    pub fn new(input: Input, graph: &TaskGraph, workload: &Replay) -> GraphRecord {
         GraphRecord {
             schema_version: SCHEMA_VERSION,
             corera_version: VERSION.to_string(),
             input,
             graph: GraphSection::of(graph),
+            chains: ChainRecord::of(workload),
         }
     }
 }

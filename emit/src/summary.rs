@@ -4,7 +4,10 @@ use std::fmt::Write as _;
 
 use corera_trace_ingest::TaskKind;
 
-use crate::records::Analysis;
+use corera_placement::ChainKind;
+use corera_replay::{ChainOrigin, ChainResult};
+
+use crate::records::{Analysis, ChainRecord};
 
 fn ms(ns: u64) -> String {
     format!("{:.3}", ns as f64 / 1e6)
@@ -141,6 +144,81 @@ pub fn summary(a: &Analysis) -> String {
         }
     }
     replay_table(&mut s, a);
+    chain_table(&mut s, a);
+    s
+}
+
+/// Each cause-effect chain's latency in the recording and under each
+/// replayed set-up.
+fn chain_table(s: &mut String, a: &Analysis) {
+    let runs: Vec<(&str, &[ChainResult])> =
+        a.replay.policies.iter().map(|r| (r.label.as_str(), r.outcome.chains.as_slice())).collect();
+    s.push_str(&chains_text(&a.replay.chains, &runs));
+}
+
+/// What a chain kind's latency is, for people.
+fn kind_text(kind: ChainKind) -> &'static str {
+    match kind {
+        ChainKind::Triggered => "release of a first job to the finish of the last job it caused",
+        ChainKind::Reaction => {
+            "release of a first job to the finish of the first job of the last task that read data derived from it"
+        }
+        ChainKind::Age => "release of the first job whose data a last job used to that last job's finish",
+    }
+}
+
+/// The chains' table: per chain, its tasks and a row for the recording
+/// and for each labelled run (`runs[k].1[i]` is chain `i`'s figures).
+pub fn chains_text(chains: &[ChainRecord], runs: &[(&str, &[ChainResult])]) -> String {
+    let mut s = String::new();
+    if chains.is_empty() {
+        return s;
+    }
+    let discovered = chains.iter().all(|c| c.origin == ChainOrigin::Discovered);
+    let _ = writeln!(
+        s,
+        "\ncause-effect chains, latency in ms{}",
+        if discovered { "; found in the trace's causes (name your own with --chain NAME=A>B>C[@MS])" } else { "" }
+    );
+    for kind in [ChainKind::Triggered, ChainKind::Reaction, ChainKind::Age] {
+        if chains.iter().any(|c| c.kind == kind) {
+            let _ = writeln!(s, "  ({}: {})", kind.name(), kind_text(kind));
+        }
+    }
+    let width = runs.iter().map(|r| r.0.chars().count()).max().unwrap_or(0).max(20);
+    for (k, c) in chains.iter().enumerate() {
+        let deadline = c.deadline_ns.map_or(String::new(), |d| format!(", deadline {} ms", ms(d)));
+        let from = match c.origin {
+            ChainOrigin::User => "",
+            ChainOrigin::Model => ", from the model",
+            ChainOrigin::Discovered => ", found",
+        };
+        let _ = writeln!(s, "  {} ({}{from}): {}{deadline}", c.name, c.kind.name(), c.tasks.join(" > "));
+        let _ = writeln!(
+            s,
+            "    {:<width$} {:>9} {:>9} {:>9} {:>9} {:>7}",
+            "set-up", "instances", "mean", "p95", "max", "misses"
+        );
+        let row = |s: &mut String, label: &str, r: &ChainResult| {
+            let f = |v: Option<u64>| v.map_or("-".to_string(), ms);
+            let misses = r.deadline_misses.map_or("-".to_string(), |m| (m + r.unfinished).to_string());
+            let _ = writeln!(
+                s,
+                "    {label:<width$} {:>9} {:>9} {:>9} {:>9} {misses:>7}",
+                r.instances,
+                f(r.latency_mean_ns),
+                f(r.latency_p95_ns),
+                f(r.latency_max_ns),
+            );
+        };
+        row(&mut s, "recorded", &c.recorded);
+        for (label, results) in runs {
+            if let Some(r) = results.get(k) {
+                row(&mut s, label, r);
+            }
+        }
+    }
+    let _ = writeln!(s, "(misses: instances over the chain's deadline, or not finished when the run ended)");
     s
 }
 
@@ -381,6 +459,7 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
             let _ = writeln!(s, "no response times: the recording has no job ends");
         }
     }
+    s.push_str(&chains_text(&r.chains, &[("replayed as recorded", r.replayed_chains.as_slice())]));
     s
 }
 

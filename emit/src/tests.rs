@@ -43,6 +43,7 @@ fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
         warnings: &warnings,
         replay: &[],
         replay_tasks: &[],
+        chains: Vec::new(),
         model: None,
     });
     f(&report)

@@ -25,12 +25,17 @@
 //! [[priority]]             # the replay's priority of MotorCtl
 //! task = "MotorCtl"
 //! priority = 12
+//!
+//! [[chain]]                # a cause-effect chain, measured in every replay
+//! name = "page"
+//! tasks = ["NetRxIsr", "NetStack", "JobParser"]
+//! deadline_ms = 5          # optional: its instances must end within 5 ms
 //! ```
 //!
 //! [`Problem::from_graph`](crate::Problem::from_graph) applies them and
 //! names the constraints that conflict when no placement can meet them.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use corera_trace_ingest::PriorityOverride;
 
@@ -112,6 +117,139 @@ impl Deadline {
     }
 }
 
+/// How a chain's tasks pass work on, and so what its latency is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChainKind {
+    /// Each task releases the next (a message, a notification, a semaphore
+    /// given): from the release of a first job to the finish of the last
+    /// job it caused.
+    #[default]
+    Triggered,
+    /// The tasks pass data through shared variables, each on its own
+    /// release: the reaction time, from the release of a first job to the
+    /// finish of the first job of the last task that reads data derived
+    /// from it.
+    Reaction,
+    /// Through shared variables: the data age, from the release of the
+    /// first job whose data a last job used to that last job's finish.
+    Age,
+}
+
+impl ChainKind {
+    /// Its name, as `--chain KIND:NAME=...` and the constraints file write
+    /// it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChainKind::Triggered => "triggered",
+            ChainKind::Reaction => "reaction",
+            ChainKind::Age => "age",
+        }
+    }
+}
+
+/// A cause-effect chain the user names, measured end to end in every
+/// replay (`--chain [KIND:]NAME=A>B>C[@MS]`, `[[chain]]`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chain {
+    /// Its name in reports.
+    pub name: String,
+    /// Its tasks, cause first.
+    pub tasks: Vec<String>,
+    /// End-to-end deadline of each instance, ms.
+    #[serde(default)]
+    pub deadline_ms: Option<f64>,
+    /// How its tasks pass work on (default `triggered`).
+    #[serde(default)]
+    pub kind: ChainKind,
+}
+
+impl Chain {
+    /// A chain from `NAME=A>B>C`, optionally followed by `@DEADLINE` in ms
+    /// (or with a unit: `@500us`, `@2ms`, `@0.1s`) and preceded by its kind
+    /// (`reaction:NAME=...`, `age:NAME=...`; default triggered).
+    ///
+    /// # Errors
+    /// A message saying what was expected.
+    pub fn parse(text: &str) -> Result<Chain, String> {
+        const WANT: &str = "expected [KIND:]NAME=A>B>C[@MS], e.g. page=NetRxIsr>NetStack>JobParser@5 \
+                            (KIND: triggered, reaction or age)";
+        let (kind, text) = match text.split_once(':') {
+            Some((k, rest)) if !k.contains('=') => {
+                let kind = [ChainKind::Triggered, ChainKind::Reaction, ChainKind::Age]
+                    .into_iter()
+                    .find(|c| c.name() == k.trim())
+                    .ok_or_else(|| format!("`{k}` is not a chain kind: {WANT}"))?;
+                (kind, rest)
+            }
+            _ => (ChainKind::Triggered, text),
+        };
+        let (name, rest) = text.split_once('=').ok_or_else(|| format!("`{text}`: {WANT}"))?;
+        let (path, deadline) = match rest.rsplit_once('@') {
+            Some((path, d)) => (path, Some(parse_ms_with_unit(d).ok_or_else(|| format!("`{d}`: {WANT}"))?)),
+            None => (rest, None),
+        };
+        let tasks: Vec<String> = path.split('>').map(|t| t.trim().to_string()).collect();
+        if name.trim().is_empty() || tasks.iter().any(String::is_empty) {
+            return Err(format!("`{text}`: {WANT}"));
+        }
+        Ok(Chain { name: name.trim().to_string(), tasks, deadline_ms: deadline, kind })
+    }
+
+    /// Checks what a file may hold but a chain may not be.
+    ///
+    /// # Errors
+    /// What is wrong, naming the chain.
+    pub fn check(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() || self.tasks.is_empty() || self.tasks.iter().any(|t| t.trim().is_empty()) {
+            return Err(format!("chain `{}`: a chain needs a name and at least one task name", self.name));
+        }
+        match self.deadline_ms {
+            Some(d) if !(d > 0.0 && d.is_finite()) => {
+                Err(format!("chain `{}`: deadline_ms = {d} is not a positive number of milliseconds", self.name))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The deadline in ns.
+    pub fn deadline_ns(&self) -> Option<u64> {
+        self.deadline_ms.map(|ms| (ms * 1e6).round() as u64)
+    }
+
+    /// How the user would write it on the command line.
+    pub fn flag_value(&self) -> String {
+        let path = self.tasks.join(">");
+        let kind = match self.kind {
+            ChainKind::Triggered => String::new(),
+            k => format!("{}:", k.name()),
+        };
+        match self.deadline_ms {
+            Some(d) => format!("{kind}{}={path}@{d}", self.name),
+            None => format!("{kind}{}={path}", self.name),
+        }
+    }
+}
+
+/// `5`, `5ms`, `500us`, `500µs`, `0.1s` as ms; `None` unless positive.
+fn parse_ms_with_unit(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix("us").or_else(|| t.strip_suffix("µs")) {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix("ns") {
+        (n, 1e-6)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1e3)
+    } else {
+        (t, 1.0)
+    };
+    let v = number.trim().parse::<f64>().ok()? * scale;
+    (v > 0.0 && v.is_finite()).then_some(v)
+}
+
 /// An AUTOSAR OS-Application the user names (`[[os_application]]` in the
 /// constraints file): its tasks share a core, as an OS-Application is bound
 /// to one, and `--target autosar` writes it under this name.
@@ -162,6 +300,9 @@ pub struct Constraints {
     /// AUTOSAR OS-Applications: groups of tasks on one core, by name.
     #[serde(default, rename = "os_application")]
     pub os_applications: Vec<OsApplication>,
+    /// Cause-effect chains to measure in every replay.
+    #[serde(default, rename = "chain")]
+    pub chains: Vec<Chain>,
 }
 
 /// One constraint, for messages: how the user would write it.
@@ -187,7 +328,9 @@ impl Constraints {
     /// # Errors
     /// The TOML error, which names the line.
     pub fn from_toml(text: &str) -> Result<Constraints, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        let c: Constraints = toml::from_str(text).map_err(|e| e.to_string())?;
+        c.chains.iter().try_for_each(Chain::check)?;
+        Ok(c)
     }
 
     /// Whether there are no constraints on cores.
@@ -205,6 +348,7 @@ impl Constraints {
         self.deadline.extend(other.deadline);
         self.priority.extend(other.priority);
         self.os_applications.extend(other.os_applications);
+        self.chains.extend(other.chains);
         self.objective = other.objective.or(self.objective);
     }
 
@@ -236,6 +380,7 @@ impl Constraints {
         flags.extend(
             self.priority.iter().map(|p| format!("--priority {}", quote(&format!("{}={}", p.task, p.priority)))),
         );
+        flags.extend(self.chains.iter().map(|c| format!("--chain {}", quote(&c.flag_value()))));
         flags
     }
 
@@ -265,6 +410,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn chains_parse_with_and_without_a_deadline() {
+        let c = Chain::parse("page=NetRxIsr > NetStack>JobParser@5").unwrap();
+        assert_eq!((c.name.as_str(), c.tasks.len(), c.deadline_ns()), ("page", 3, Some(5_000_000)));
+        assert_eq!(Chain::parse("a=X>Y@500us").unwrap().deadline_ns(), Some(500_000));
+        assert_eq!(Chain::parse("a=X@0.1s").unwrap().deadline_ns(), Some(100_000_000));
+        assert_eq!(Chain::parse("a=X>Y").unwrap().deadline_ns(), None);
+        assert_eq!(Chain::parse("a=X>Y@2").unwrap().flag_value(), "a=X>Y@2");
+        let age = Chain::parse("age:a=X>Y@25").unwrap();
+        assert_eq!((age.kind, age.flag_value().as_str()), (ChainKind::Age, "age:a=X>Y@25"));
+        assert_eq!(Chain::parse("reaction:a=X").unwrap().kind, ChainKind::Reaction);
+        assert_eq!(Chain::parse("a=X:Y>Z").unwrap().tasks, ["X:Y", "Z"]);
+        for bad in ["page", "=A>B", "p=A>>B", "p=A>B@", "p=A>B@-3", "p=A>B@soon", "late:p=A>B"] {
+            assert!(Chain::parse(bad).unwrap_err().contains("expected [KIND:]NAME=A>B>C"), "{bad}");
+        }
+    }
+
+    #[test]
     fn core_rules_parse_lists_and_ranges() {
         assert_eq!(CoreRule::parse("Motor Ctl=1"), Ok(CoreRule { task: "Motor Ctl".into(), cores: vec![1] }));
         assert_eq!(CoreRule::parse("a=b=4-6,0, 5").unwrap().cores, vec![0, 4, 5, 6]);
@@ -286,6 +448,15 @@ mod tests {
         assert_eq!(c.pin[0].cores, vec![1, 2]);
         assert_eq!(c.describe(Rule::Pin(0), &[]), "--pin A=1,2");
         assert_eq!(c.flags(), ["--pin 'A=1,2'", "--together 'A,B'", "--apart 'C,D,E'"]);
+        let e = Constraints::from_toml("keep = 1\n").unwrap_err();
+        assert!(e.contains("unknown field `keep`"), "{e}");
+        let c = Constraints::from_toml("[[chain]]\nname = \"p\"\ntasks = [\"A\", \"B\"]\ndeadline_ms = 2.5\n").unwrap();
+        assert_eq!(c.chains[0].deadline_ns(), Some(2_500_000));
+        assert_eq!(c.flags(), ["--chain 'p=A>B@2.5'"]);
+        let e = Constraints::from_toml("[[chain]]\nname = \"p\"\ntasks = []\n").unwrap_err();
+        assert!(e.contains("at least one task"), "{e}");
+        let e = Constraints::from_toml("[[chain]]\nname = \"p\"\ntasks = [\"A\"]\ndeadline_ms = -1\n").unwrap_err();
+        assert!(e.contains("not a positive number"), "{e}");
         let e = Constraints::from_toml("keep = 1\n").unwrap_err();
         assert!(e.contains("unknown field `keep`"), "{e}");
     }

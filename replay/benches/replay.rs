@@ -3,13 +3,15 @@
 //! Reports trace events per second, next to a reference measured in the
 //! same run: one pass over the events that only sums their times (the
 //! floor any replay pays). `CORERA_BENCH_EVENTS` sets the event target.
+//! Last, the SMP replay again while measuring the chains discovered in
+//! the trace, against the same replay without them.
 //!
 //! Run: `cargo bench -p corera-replay --bench replay`
 
 use std::time::Instant;
 
 use corera_placement::Platform;
-use corera_replay::{Policy, Replay, Setup, Workload, generate, simulate};
+use corera_replay::{ChainOrigin, Policy, Replay, Setup, Workload, discover, generate, simulate};
 
 fn main() {
     let target: usize = std::env::var("CORERA_BENCH_EVENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000);
@@ -43,6 +45,7 @@ fn main() {
     );
     let platform = Platform::identical(2);
     let cores: Vec<u16> = (0..replay.tasks.len()).map(|i| (i % 2) as u16).collect();
+    let mut smp_s = 0.0;
     for policy in [Policy::Single, Policy::Smp, Policy::SmpLeastLoaded, Policy::Amp] {
         let t = Instant::now();
         let o = simulate(
@@ -58,5 +61,24 @@ fn main() {
             s / scan,
             o.makespan_ns as f64 / 1e9
         );
+        if policy == Policy::Smp {
+            smp_s = s;
+        }
     }
+    let mut chained = replay.clone();
+    let found: Vec<_> = discover(&chained, 3).into_iter().map(|c| (c, ChainOrigin::Discovered)).collect();
+    chained.set_chains(&found).expect("discovered chains name replay tasks");
+    let t = Instant::now();
+    let o = simulate(
+        &chained,
+        &Setup { policy: Policy::Smp, platform: &platform, core_of: Some(&cores), masks: None, timeline: false },
+    );
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "smp with {} chains {:.2} s, {:.2}x the same replay without chains ({} instances of the first)",
+        o.chains.len(),
+        s,
+        s / smp_s.max(1e-9),
+        o.chains.first().map_or(0, |c| c.instances)
+    );
 }

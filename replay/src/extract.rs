@@ -17,9 +17,10 @@
 //! - A task's execution between two recorded points is what it needs
 //!   there; time spent in ISRs on its core is taken out.
 //! - Semaphore and mutex takes and gives happen at the execution offsets
-//!   recorded; a take blocks while another task holds the object.
+//!   recorded; a take blocks while another task holds the object, and a
+//!   mutex's holder inherits the waiter's priority.
 
-use corera_trace_ingest::{Action, Job, PriorityOrder, Release, Schedule, TaskKind, Trace};
+use corera_trace_ingest::{Action, Job, ObjectKind, PriorityOrder, Release, Schedule, TaskKind, Trace};
 
 /// A task of the replay.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,10 @@ pub struct ReplayTask {
     /// else the period the task graph inferred; misses and lateness are
     /// counted against it.
     pub deadline_ns: Option<u64>,
+    /// Logical execution time, for a LET task: it reads its inputs at its
+    /// release and writes its outputs this long after (data chains only;
+    /// the replay runs it like any task).
+    pub let_ns: Option<u64>,
     /// Recorded RUNNING time (ns).
     pub recorded_running_ns: u64,
     /// Recorded READY time (ns): ready or preempted, not running.
@@ -54,12 +59,17 @@ pub struct Replay {
     pub index_of: Vec<u32>,
     /// Number of semaphores and mutexes (object ids are trace ids).
     pub objects: usize,
+    /// Per object, whether it is a mutex (its holder inherits the urgency
+    /// of the tasks waiting on it).
+    pub mutexes: Vec<bool>,
     /// Length of the trace in ns.
     pub duration_ns: u64,
     /// Cores the trace was recorded on.
     pub recorded_cores: usize,
     /// Events the workload came from.
     pub events: usize,
+    /// The cause-effect chains every replay measures ([`Replay::set_chains`]).
+    pub chains: Vec<crate::ReplayChain>,
 }
 
 impl Replay {
@@ -111,6 +121,7 @@ impl Replay {
                     },
                     jobs,
                     deadline_ns: deadlines.get(id).copied().flatten(),
+                    let_ns: None,
                     recorded_running_ns: recorded.running_ns(),
                     recorded_ready_ns: recorded.ready_ns(),
                 }
@@ -120,9 +131,11 @@ impl Replay {
             tasks,
             index_of,
             objects: trace.objects.len(),
+            mutexes: trace.objects.iter().map(|o| o.kind == ObjectKind::Mutex).collect(),
             duration_ns: schedule.duration_ns,
             recorded_cores: trace.cores_seen().max(1),
             events: trace.events.len(),
+            chains: Vec::new(),
         }
     }
 

@@ -7,7 +7,9 @@
 //!   an offset into their own jobs).
 //! - [`simulate`]: runs a [`Replay`] under a [`Policy`] (one core, global
 //!   SMP, least-loaded SMP, partitioned AMP, affinity masks) and reports per-task RUNNING,
-//!   READY and response times, per-core load and work conservation.
+//!   READY and response times, per-core load and work conservation, and
+//!   the end-to-end latency of the cause-effect chains ([`ReplayChain`],
+//!   found by [`discover`] or named by the user).
 //! - [`Workload`]: a TOML description of tasks, ISRs, queues, notifications
 //!   and mutexes.
 //! - [`generate`]: runs a workload on one core under fixed-priority
@@ -32,11 +34,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod chain;
 mod extract;
 mod generate;
 mod sim;
 mod workload;
 
+pub use chain::{ChainOrigin, ChainResult, ReplayChain, discover};
 pub use corera_placement::Costs;
 pub use corera_trace_ingest::{Action, Job, Phase, Release};
 pub use extract::{Replay, ReplayTask};

@@ -8,6 +8,14 @@
 //! urgent runs first, ties keep the running task, then the lower index (no
 //! time slicing).
 //!
+//! # Mutexes
+//! A task blocked on a mutex lends its urgency to the holder (priority
+//! inheritance, as FreeRTOS, Zephyr and RT-Thread mutexes do), through a
+//! chain of holders each blocked on the next; a holder gets back the
+//! urgency of the most urgent task still waiting on a mutex it holds when
+//! it gives one. Semaphores lend nothing. A given object goes to its most
+//! urgent waiter.
+//!
 //! # Costs
 //! What crossing cores costs ([`Costs`](corera_placement::Costs)) is
 //! charged as CPU time, so that it competes for the cores like any work:
@@ -26,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use corera_trace_ingest::{Action, Release, ResponseStats};
 
+use crate::chain::{JobTimes, NEVER, quartiles};
 use crate::extract::Replay;
 
 /// How tasks are put on cores.
@@ -204,6 +213,9 @@ pub struct Outcome {
     /// end, ns.
     #[serde(skip)]
     pub ready_spans: Vec<(u32, u64, u64)>,
+    /// Each of the replay's cause-effect chains, in its order.
+    #[serde(default)]
+    pub chains: Vec<crate::ChainResult>,
 }
 
 /// CPU time the modelled overheads added, by cause, ns.
@@ -323,7 +335,13 @@ struct Sim<'a> {
     home: Vec<Option<u16>>,
     last_core: Vec<Option<u16>>,
     holder: Vec<Option<u32>>,
+    /// Each task's urgency with what it inherits from tasks waiting on the
+    /// mutexes it holds.
+    inherited: Vec<i64>,
     responses: Vec<Vec<u64>>,
+    /// Per global job, when it was released, first ran and finished (kept
+    /// only when the replay has chains to measure).
+    job_times: Vec<JobTimes>,
     out: Outcome,
     seg_start: Vec<u64>,
     /// Something changed that may change who runs where.
@@ -395,7 +413,7 @@ impl Flat {
         let jobs: usize = replay.tasks.iter().map(|t| t.jobs.len()).sum();
         let phases: usize = replay.tasks.iter().flat_map(|t| &t.jobs).map(|j| j.phases.len()).sum();
         let mut f = Flat {
-            job_base: Vec::with_capacity(replay.tasks.len() + 1),
+            job_base: Vec::new(),
             job_phase: Vec::with_capacity(jobs + 1),
             job_finished: Vec::with_capacity(jobs),
             release: Vec::with_capacity(phases),
@@ -403,8 +421,8 @@ impl Flat {
             action_base: Vec::with_capacity(phases + 1),
             actions: Vec::new(),
         };
+        f.job_base = crate::chain::job_bases(replay);
         for t in &replay.tasks {
-            f.job_base.push(f.job_finished.len() as u32);
             for j in &t.jobs {
                 f.job_phase.push(f.exec.len() as u32);
                 f.job_finished.push(j.finished());
@@ -419,7 +437,6 @@ impl Flat {
                 }
             }
         }
-        f.job_base.push(f.job_finished.len() as u32);
         f.job_phase.push(f.exec.len() as u32);
         f.action_base.push(f.actions.len() as u32);
         f
@@ -435,6 +452,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
     };
     let flat = Flat::of(replay);
     let total = flat.exec.len();
+    let flat_jobs = flat.job_finished.len();
     let last = k as u16 - 1;
     let placed = |i: usize| setup.core_of.map_or(0, |c| c[i]).min(last);
     let mask: Vec<Option<CoreSet>> = (0..n)
@@ -488,7 +506,9 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         home,
         last_core: vec![None; n],
         holder: vec![None; replay.objects],
+        inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
+        job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
         out: Outcome {
             policy: setup.policy,
             cores: k,
@@ -527,6 +547,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
             flows: Vec::new(),
             job_starts: Vec::new(),
             ready_spans: Vec::new(),
+            chains: Vec::new(),
         },
         seg_start: vec![0; n],
         dirty: true,
@@ -650,8 +671,43 @@ impl Sim<'_> {
     }
 
     fn urgency(&self, i: usize) -> (bool, i64) {
-        let t = &self.r.tasks[i];
-        (t.isr, t.urgency)
+        (self.r.tasks[i].isr, self.inherited[i])
+    }
+
+    /// Task `i` now waits on mutex `obj`: its holder, and the holder of
+    /// the mutex that one waits on, and so on, run at least as urgently.
+    fn lend(&mut self, i: usize, obj: u32) {
+        let u = self.inherited[i];
+        let mut obj = obj;
+        for _ in 0..self.r.tasks.len() {
+            let Some(h) = self.holder[obj as usize].map(|h| h as usize) else { break };
+            if self.inherited[h] < u {
+                self.inherited[h] = u;
+                self.dirty = true;
+            }
+            match self.state[h] {
+                State::Blocked(next) if self.r.mutexes[next as usize] => obj = next,
+                _ => break,
+            }
+        }
+    }
+
+    /// Task `t`'s urgency from scratch: its own, or that of the most
+    /// urgent task waiting on a mutex it holds.
+    fn reclaim(&mut self, t: usize) {
+        let mut u = self.r.tasks[t].urgency;
+        for j in 0..self.r.tasks.len() {
+            if let State::Blocked(o) = self.state[j]
+                && self.r.mutexes[o as usize]
+                && self.holder[o as usize] == Some(t as u32)
+            {
+                u = u.max(self.inherited[j]);
+            }
+        }
+        if self.inherited[t] != u {
+            self.inherited[t] = u;
+            self.dirty = true;
+        }
     }
 
     fn run(&mut self) {
@@ -832,6 +888,9 @@ impl Sim<'_> {
                                 Some(h) if h as usize != i => {
                                     self.stop(i, now);
                                     self.set_state(i, State::Blocked(obj), now);
+                                    if self.r.mutexes[obj as usize] {
+                                        self.lend(i, obj);
+                                    }
                                 }
                                 _ => *slot = Some(i as u32),
                             }
@@ -848,6 +907,10 @@ impl Sim<'_> {
                 } else {
                     if self.f.job_finished[gj] {
                         self.responses[i].push(now - self.job_release[i]);
+                        if let Some(t) = self.job_times.get_mut(gj) {
+                            t.release = self.job_release[i];
+                            t.finish = now;
+                        }
                     }
                     self.phase[i] = 0;
                     self.job[i] += 1;
@@ -914,6 +977,12 @@ impl Sim<'_> {
             self.holder[obj as usize] = Some(j as u32);
             self.set_state(j, State::Ready, now);
         }
+        if self.r.mutexes[obj as usize] {
+            self.reclaim(by);
+            if let Some(j) = waiter {
+                self.reclaim(j);
+            }
+        }
     }
 
     fn stop(&mut self, i: usize, now: u64) {
@@ -947,6 +1016,12 @@ impl Sim<'_> {
             self.charge(i, self.s.platform.costs.schedule_ns, |o| &mut o.scheduling_ns);
         }
         self.last_core[i] = Some(core);
+        let gj = self.global_job(i);
+        if let Some(t) = self.job_times.get_mut(gj)
+            && t.start == NEVER
+        {
+            t.start = now;
+        }
         if self.s.timeline && self.started[i] != self.job[i] {
             self.started[i] = self.job[i];
             self.out.job_starts.push((i as u32, self.job[i] as u32, self.job_release[i], now));
@@ -1125,8 +1200,7 @@ impl Sim<'_> {
                 res.response_mean_ns = Some(stats.mean_ns);
                 res.response_p95_ns = Some(stats.p95_ns);
                 res.response_max_ns = Some(stats.max_ns);
-                let q = |f: usize| r[(r.len() * f).div_ceil(100).max(1) - 1];
-                res.response_quartiles_ns = Some([r[0], q(25), q(50), q(75)]);
+                res.response_quartiles_ns = Some(quartiles(&r));
                 if let Some(d) = self.r.tasks[i].deadline_ns {
                     res.deadline_misses = Some(r.iter().filter(|&&x| x > d).count() as u64);
                     res.lateness_ns = Some(r.iter().map(|&x| x.saturating_sub(d)).sum());
@@ -1144,6 +1218,7 @@ impl Sim<'_> {
         self.out.throughput_jobs_per_s = jobs as f64 * 1e9 / span;
         self.out.sustained_rate = (self.r.duration_ns as f64 / span).min(1.0);
         self.out.timeline.sort_by_key(|s| (s.start_ns, s.core));
+        self.out.chains = self.r.chains.iter().map(|c| c.measure(self.r, &self.f.job_base, &self.job_times)).collect();
         self.out
     }
 }

@@ -108,6 +108,9 @@ pub struct Phase {
 pub struct Job {
     /// When it was released, ns from the trace start.
     pub release_ns: u64,
+    /// When it first ran (switched in, or the ISR entered), if it did:
+    /// where implicit communication reads its inputs.
+    pub start_ns: Option<u64>,
     /// When it finished, if the trace shows it (the last job of a task may
     /// be cut off by the end of the trace).
     pub finish_ns: Option<u64>,
@@ -122,6 +125,7 @@ impl Job {
     fn new(release_ns: u64, release: Release) -> Job {
         Job {
             release_ns,
+            start_ns: None,
             finish_ns: None,
             phases: vec![Phase { release, exec_ns: 0, actions: Vec::new() }],
             spans_gap: false,
@@ -582,6 +586,7 @@ impl<'a> Builder<'a> {
         if !s.in_job {
             self.release_job(t, now, false);
         }
+        self.mark_start(t, now);
         self.state[t].running_on = Some(core as u16);
         self.cores[core].current = Some(t);
         self.cores[core].since = now;
@@ -663,7 +668,21 @@ impl<'a> Builder<'a> {
         self.cores[core].isrs.push((i, now));
         self.cores[core].paused.push(paused);
         self.release_job(i, now, false);
+        self.mark_start(i, now);
         self.state[i].running_on = Some(core as u16);
+    }
+
+    /// `t` runs at `now`: the start of its job in flight (the earliest
+    /// unfinished one: activations may be queued behind it), if it had none.
+    fn mark_start(&mut self, t: usize, now: u64) {
+        let jobs = &mut self.tasks[t].jobs;
+        let recent = jobs.len().saturating_sub(4);
+        let in_flight = (recent..jobs.len()).find(|&k| jobs[k].finish_ns.is_none());
+        if let Some(job) = in_flight.map(|k| &mut jobs[k])
+            && job.start_ns.is_none()
+        {
+            job.start_ns = Some(now);
+        }
     }
 
     fn isr_exit(&mut self, i: usize, core: usize, now: u64) {

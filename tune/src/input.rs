@@ -136,7 +136,9 @@ impl<'a> TimingInput<'a> {
     pub fn alpha(&self) -> f64 {
         match self.objective {
             Objective::Ready | Objective::Traffic => 0.0,
-            Objective::Response | Objective::Deadlines => self.platform.costs.message_latency_ns as f64,
+            Objective::Response | Objective::Deadlines | Objective::Chains => {
+                self.platform.costs.message_latency_ns as f64
+            }
         }
     }
 }

@@ -25,6 +25,8 @@
 //! | `hwModel` `ProcessingUnit` (its definition, frequency domain and enclosing structure) | the platform: a core each, speeds relative to the reference definition, distance 1 within a structure and 2 across |
 //! | `mappingModel` `schedulerAllocation @responsibility`, `taskAllocation @scheduler @affinity` | allowed cores per task, and the model's own mapping ([`ModelInfo::mapping`]) |
 //! | `constraintsModel` `ProcessRequirement` on `ResponseTime` | deadlines |
+//! | `constraintsModel` `eventChains` and their `EventChainLatencyConstraint`s; `eventModel` `ProcessEvent`s | cause-effect chains through data ([`ModelChain`]) |
+//! | `LabelAccess @implementation="timed"` on every label a task accesses | a LET task ([`ModelInfo::let_tasks`]) |
 //!
 //! Execution times are those on the reference definition (the CPU
 //! definition with the most processing units): every task's job is
@@ -38,6 +40,10 @@ use std::io::BufRead;
 
 use quick_xml::events::{BytesStart, Event as Xml};
 use serde::{Deserialize, Serialize};
+
+mod chains;
+
+pub use chains::ModelChain;
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::model::{Clock, Event, EventKind, NONE, Object, ObjectKind, RunnableUse, Task, TaskKind, Trace};
@@ -168,6 +174,13 @@ pub struct ModelInfo {
     pub task_scheduler: Vec<(String, String)>,
     /// Response-time requirements: task name, ns.
     pub deadlines: Vec<(String, u64)>,
+    /// Cause-effect chains (`eventChains`), with their latency constraints.
+    #[serde(default)]
+    pub chains: Vec<ModelChain>,
+    /// LET tasks (every label access `timed`): name and logical execution
+    /// time (the response-time requirement, else the period), ns.
+    #[serde(default)]
+    pub let_tasks: Vec<(String, u64)>,
     /// The horizon the jobs were generated over, ns.
     pub horizon_ns: u64,
     /// The ticks used.
@@ -508,6 +521,9 @@ struct Model {
     schedulers: Vec<ModelScheduler>,
     task_scheduler: Vec<(String, String, Vec<u16>)>,
     deadlines: Vec<(String, u64)>,
+    chains: Vec<ModelChain>,
+    /// Names of the LET tasks.
+    lets: Vec<String>,
     ignored: BTreeMap<String, u64>,
 }
 
@@ -561,6 +577,8 @@ impl Model {
             runnables.push(Runnable { name: r.name_attr().to_string(), steps });
         }
         let mut tasks = Vec::new();
+        let lets: Vec<String> =
+            sw.kids("tasks").filter(|t| chains::is_let(t)).map(|t| t.name_attr().to_string()).collect();
         for t in sw.kids("tasks") {
             let priority = t
                 .kids("customProperties")
@@ -724,11 +742,12 @@ impl Model {
                 }
             }
         }
+        let chains = chains::read(root, &mut b.ignored)?;
         for other in root.children.iter().filter(|c| {
             !matches!(
                 c.name.as_str(),
                 "swModel" | "stimuliModel" | "hwModel" | "osModel" | "mappingModel" | "constraintsModel"
-            )
+            ) && (c.name != "eventModel" || chains.is_empty())
         }) {
             *b.ignored.entry(other.name.clone()).or_default() += 1;
         }
@@ -743,8 +762,32 @@ impl Model {
             schedulers,
             task_scheduler,
             deadlines,
+            chains,
+            lets,
             ignored: b.ignored,
         })
+    }
+}
+
+impl Model {
+    /// Each LET task's logical execution time: its response-time
+    /// requirement, else the period of its periodic stimulus (a LET task
+    /// with neither is left out).
+    fn let_intervals(&self) -> Vec<(String, u64)> {
+        self.lets
+            .iter()
+            .filter_map(|name| {
+                let deadline = self.deadlines.iter().find(|(t, _)| t == name).map(|d| d.1);
+                let period = || {
+                    let task = self.tasks.iter().find(|t| t.name == *name)?;
+                    task.stimuli.iter().find_map(|s| match self.stimuli.get(s) {
+                        Some(Stimulus::Periodic { period, .. }) => Some(*period),
+                        _ => None,
+                    })
+                };
+                Some((name.clone(), deadline.or_else(period)?))
+            })
+            .collect()
     }
 }
 
@@ -1175,6 +1218,8 @@ impl Model {
             schedulers: self.schedulers.clone(),
             task_scheduler: self.task_scheduler.iter().map(|(t, s, _)| (t.clone(), s.clone())).collect(),
             deadlines: self.deadlines.clone(),
+            chains: self.chains.clone(),
+            let_tasks: self.let_intervals(),
             horizon_ns: horizon,
             ticks: mode,
         };

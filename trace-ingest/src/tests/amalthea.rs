@@ -211,3 +211,86 @@ fn endless_or_huge_models_stop_with_an_error() {
     let e = e.kind.to_string();
     assert!(e.contains("10000000 periodic releases") && e.contains("--horizon"), "{e}");
 }
+
+/// TORO's example: its four event chains flattened from their sub-chains
+/// (`grep -A8 '<eventChains' F`), their `Age` constraints, and its LET tasks
+/// (every label access `timed`) with their response-time requirements as
+/// LETs.
+#[test]
+fn toro_event_chains_and_let_tasks() {
+    let p = model("toro_example.amxmi", ModelOptions::default());
+    let m = p.model.as_ref().unwrap();
+    let chains: Vec<(&str, Vec<&str>, bool, Option<u64>)> = m
+        .chains
+        .iter()
+        .map(|c| (c.name.as_str(), c.tasks.iter().map(String::as_str).collect(), c.age, c.deadline_ns))
+        .collect();
+    assert_eq!(
+        chains,
+        [
+            ("chain1_bet", vec!["BET_T1", "BET_T5", "BET_T2"], true, Some(45_000_000)),
+            ("chain2_bet", vec!["BET_T6", "BET_T2"], true, Some(25_000_000)),
+            ("chain3_let", vec!["LET_T7", "LET_T8", "LET_T9"], true, Some(25_000_000)),
+            ("chain4_mixed", vec!["BET_T10", "BET_T11", "LET_T12", "LET_T13"], true, Some(50_000_000)),
+        ]
+    );
+    let lets: Vec<(&str, u64)> = m.let_tasks.iter().map(|(t, ns)| (t.as_str(), *ns / 1_000_000)).collect();
+    assert_eq!(lets, [("LET_T7", 4), ("LET_T8", 5), ("LET_T9", 8), ("LET_T12", 8), ("LET_T13", 3)]);
+    // The event model is used now: no longer named among the ignored.
+    assert!(p.warnings.iter().all(|w| !w.message.contains("eventModel")), "{:?}", p.warnings);
+}
+
+/// Parallel chains become one chain per branch, references are followed,
+/// and a chain through events that are not on tasks is skipped and named.
+#[test]
+fn event_chain_shapes() {
+    let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+<am:Amalthea xmlns:am="http://app4mc.eclipse.org/amalthea/0.9.9" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <swModel>
+    <tasks name="A" stimuli="P?type=PeriodicStimulus"><activityGraph><items xsi:type="am:Ticks"><default xsi:type="am:DiscreteValueConstant" value="10"/></items></activityGraph></tasks>
+    <tasks name="B" stimuli="P?type=PeriodicStimulus"/>
+    <tasks name="C" stimuli="P?type=PeriodicStimulus"/>
+    <runnables name="R"/>
+  </swModel>
+  <stimuliModel><stimuli xsi:type="am:PeriodicStimulus" name="P"><recurrence value="1" unit="ms"/></stimuli></stimuliModel>
+  <eventModel>
+    <events xsi:type="am:ProcessEvent" name="eA" entity="A?type=Task"/>
+    <events xsi:type="am:ProcessEvent" name="eB" entity="B?type=Task"/>
+    <events xsi:type="am:ProcessEvent" name="eC" entity="C?type=Task"/>
+    <events xsi:type="am:RunnableEvent" name="eR" entity="R?type=Runnable"/>
+  </eventModel>
+  <constraintsModel>
+    <eventChains name="ab" stimulus="eA?type=ProcessEvent" response="eB?type=ProcessEvent"/>
+    <eventChains name="fork" stimulus="eA?type=ProcessEvent" response="eC?type=ProcessEvent" itemType="parallel">
+      <items xsi:type="am:EventChainReference" eventChain="ab?type=EventChain"/>
+      <items xsi:type="am:EventChainContainer"><eventChain name="ac" stimulus="eA?type=ProcessEvent" response="eC?type=ProcessEvent"/></items>
+    </eventChains>
+    <eventChains name="viaR" stimulus="eA?type=ProcessEvent" response="eR?type=RunnableEvent"/>
+    <timingConstraints xsi:type="am:EventChainLatencyConstraint" name="L" scope="ab?type=EventChain" type="Reaction"><maximum value="3" unit="ms"/></timingConstraints>
+  </constraintsModel>
+</am:Amalthea>
+"#;
+    let p = parse_as(text, FormatChoice::Amalthea).unwrap();
+    let m = p.model.as_ref().unwrap();
+    let chains: Vec<(&str, Vec<&str>, bool, Option<u64>)> = m
+        .chains
+        .iter()
+        .map(|c| (c.name.as_str(), c.tasks.iter().map(String::as_str).collect(), c.age, c.deadline_ns))
+        .collect();
+    assert_eq!(
+        chains,
+        [
+            ("ab", vec!["A", "B"], false, Some(3_000_000)),
+            ("fork/0", vec!["A", "B"], true, None),
+            ("fork/1", vec!["A", "C"], true, None),
+        ]
+    );
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.message.contains("event chains through events other than ProcessEvents on tasks (1)")),
+        "{:?}",
+        p.warnings
+    );
+    assert!(m.let_tasks.is_empty());
+}

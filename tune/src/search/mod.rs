@@ -261,7 +261,7 @@ impl Tuner<'_> {
             kicks: 0,
             core_of: traffic_cores,
             masks: None,
-            score: Score { lag: 0.0, primary: 0.0, secondary: 0.0 },
+            score: Score { lag: 0.0, primary: 0.0, secondary: 0.0, counted: false },
             waits: Vec::new(),
         };
         let traffic = self.candidate(&traffic_point, None);

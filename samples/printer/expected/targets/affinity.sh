@@ -11,9 +11,9 @@ pin() {
     done
 }
 pin 'AdcIsr' 0
-pin 'BandDma' 1
+pin 'BandDma' 0
 pin 'ColorConv' 0,1
-pin 'Compressor' 0,1
+pin 'Compressor' 1
 pin 'EncoderIsr' 0
 pin 'FlashMgr' 0,1
 pin 'FontCache' 0,1
@@ -25,7 +25,7 @@ pin 'Keypad' 1
 pin 'LcdDriver' 0,1
 pin 'Logger' 1
 pin 'MotorCarriage' 0,1
-pin 'MotorPaper' 0
+pin 'MotorPaper' 0,1
 pin 'NetRxIsr' 0
 pin 'NetStack' 0,1
 pin 'PdlInterp' 0,1
@@ -33,5 +33,5 @@ pin 'PrintEngine' 0,1
 pin 'Rasterizer' 0,1
 pin 'SensorMon' 1
 pin 'UiMgr' 0,1
-pin 'Watchdog' 0,1
+pin 'Watchdog' 1
 exit $status

@@ -1,0 +1,502 @@
+//! Cause-effect chains, measured end to end: chains of triggered jobs
+//! (each task releases the next: a message, a notification, a semaphore
+//! given) and chains through shared data (each task on its own release,
+//! reading what the one before wrote).
+//!
+//! # Triggered chains
+//! An instance of chain `A > B > C` starts at a job of `A`. The jobs of
+//! `B` it caused are those with a phase released by an
+//! [`Action::Signal`] of that job; the jobs of `C` those released by
+//! signals of the `B` jobs from that phase on; and so on. The instance
+//! runs from the release of the `A` job to the finish of the last job of
+//! the last task it reached ("the last job it caused"): the reaction
+//! latency of a chain of triggered jobs. A job of `A` that causes no job
+//! of `B` starts no instance (a parser that forwards every other packet
+//! starts an instance every other packet); an instance whose last jobs do
+//! not finish (the trace ends) is counted as unfinished, not measured.
+//!
+//! The causes are the replay's own links, fixed by the trace, so every
+//! replay (any policy, any placement) has the same instances; only their
+//! times differ. The recording's figures come from the same instances
+//! with the recorded release and finish times ([`Replay::recorded_chains`]).
+//!
+//! # Data chains
+//! Each job reads its inputs and writes its outputs at two instants:
+//! implicit communication (the default) reads when the job first runs and
+//! writes when it finishes; a LET task ([`ReplayTask::let_ns`]) reads at
+//! its release and writes at the end of its logical execution time (or at
+//! its finish, if it overran). A read at the instant of a write sees the
+//! new value. Two latencies, as Dürr et al. (2019) define them for such
+//! chains (job chains "immediate forward" and "immediate backward"), both
+//! measured from the release of the first job:
+//! - **reaction** ([`ChainKind::Reaction`]): from each job of the first
+//!   task, the first job of the next task that reads after it wrote, and so
+//!   on; the latency ends at the write of the job of the last task reached;
+//! - **data age** ([`ChainKind::Age`]): from each job of the last task, the
+//!   last job of the task before that wrote no later than it read, and so
+//!   on back to the first task; the latency runs from that first job's
+//!   release to the last job's write. This is the maximum data age Becker
+//!   et al. (2016) bound and TORO computes (`type="Age"` in Amalthea).
+//!
+//! A last job whose chain back reaches no job of the first task (the data
+//! had not gone round yet when the run began) is no instance; when no last
+//! job's does, every last job counts as unfinished (the chain never
+//! delivered).
+//!
+//! # Discovery
+//! [`discover`] follows the causes from each task released by timers or
+//! interrupts: from each task to the task whose jobs it starts most often
+//! (a message or notification that releases a job, not a mutex handed to a
+//! task blocked in the middle of one), while at least a quarter of its jobs
+//! start one and at least a quarter of the instances that reached it go on
+//! through the next task (a task that fuses several inputs may be woken by
+//! another); paths of three or more tasks that are not part of a longer
+//! one are candidate chains.
+
+use corera_placement::{Chain, ChainKind};
+use corera_trace_ingest::{Action, Release, ResponseStats};
+use serde::{Deserialize, Serialize};
+
+use crate::extract::Replay;
+
+/// Where a chain's definition came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChainOrigin {
+    /// `--chain` or the constraints file.
+    User,
+    /// The input model (Amalthea's event chains).
+    Model,
+    /// Found in the trace's causes ([`discover`]).
+    Discovered,
+}
+
+/// A chain over the replay's tasks, with its instances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayChain {
+    /// Its name in reports.
+    pub name: String,
+    /// Its tasks (replay indices), cause first.
+    pub tasks: Vec<u32>,
+    /// End-to-end deadline of each instance, ns.
+    pub deadline_ns: Option<u64>,
+    /// How its tasks pass work on.
+    pub kind: ChainKind,
+    /// Where it came from.
+    pub origin: ChainOrigin,
+    /// Triggered chains: each instance, the global index of its first job (task by task, job
+    /// by job, over the replay's tasks), and the range in `ends` of the
+    /// jobs of the last task it reached.
+    instances: Vec<(u32, u32, u32)>,
+    ends: Vec<u32>,
+}
+
+/// A chain's latency under one replay (or in the recording).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChainResult {
+    /// The chain's name.
+    pub name: String,
+    /// Instances measured: their first job released and their last job
+    /// finished.
+    pub instances: u64,
+    /// Instances whose last jobs did not finish (the run ended first).
+    pub unfinished: u64,
+    /// Mean latency, ns.
+    pub latency_mean_ns: Option<u64>,
+    /// 95th percentile latency, ns.
+    pub latency_p95_ns: Option<u64>,
+    /// Largest latency, ns.
+    pub latency_max_ns: Option<u64>,
+    /// Smallest latency and the quartiles, ns.
+    pub latency_quartiles_ns: Option<[u64; 4]>,
+    /// Instances over the chain's deadline (when it has one).
+    pub deadline_misses: Option<u64>,
+    /// Each instance's latency in instance order (`None`: unfinished),
+    /// for tests ([`ReplayChain::instances`] gives them in this order).
+    #[serde(skip)]
+    pub latencies_ns: Vec<Option<u64>>,
+}
+
+/// Marks a time a job did not reach (it never ran, or never finished).
+pub(crate) const NEVER: u64 = u64::MAX;
+
+/// What one job did in a run: released, first ran, finished ([`NEVER`]:
+/// it did not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct JobTimes {
+    pub(crate) release: u64,
+    pub(crate) start: u64,
+    pub(crate) finish: u64,
+}
+
+impl JobTimes {
+    pub(crate) const NONE: JobTimes = JobTimes { release: NEVER, start: NEVER, finish: NEVER };
+}
+
+/// Per task, the global index of its first job (one more entry at the
+/// end): the order in which the simulator lays the jobs out.
+pub(crate) fn job_bases(replay: &Replay) -> Vec<u32> {
+    let mut bases = Vec::with_capacity(replay.tasks.len() + 1);
+    let mut n = 0u32;
+    for t in &replay.tasks {
+        bases.push(n);
+        n += t.jobs.len() as u32;
+    }
+    bases.push(n);
+    bases
+}
+
+impl ReplayChain {
+    /// Resolves `chain` over `replay`'s tasks and finds its instances.
+    ///
+    /// # Errors
+    /// A task the replay does not have, named with the chain.
+    pub fn new(replay: &Replay, chain: &Chain, origin: ChainOrigin) -> Result<ReplayChain, String> {
+        let tasks = chain
+            .tasks
+            .iter()
+            .map(|name| {
+                replay.tasks.iter().position(|t| t.name == *name).map(|i| i as u32).ok_or_else(|| {
+                    format!(
+                        "chain `{}`: there is no task `{name}` in the trace; `corera graph TRACE` lists the task names",
+                        chain.name
+                    )
+                })
+            })
+            .collect::<Result<Vec<u32>, String>>()?;
+        let mut instances = Vec::new();
+        let mut ends = Vec::new();
+        if chain.kind != ChainKind::Triggered {
+            return Ok(ReplayChain {
+                name: chain.name.clone(),
+                tasks,
+                deadline_ns: chain.deadline_ns(),
+                kind: chain.kind,
+                origin,
+                instances,
+                ends,
+            });
+        }
+        let bases = job_bases(replay);
+        // The frontier: jobs reached, each with the phase it was reached at.
+        let mut frontier: Vec<(u32, u32)> = Vec::new();
+        let mut next: Vec<(u32, u32)> = Vec::new();
+        for job in 0..replay.tasks[tasks[0] as usize].jobs.len() as u32 {
+            frontier.clear();
+            frontier.push((job, 0));
+            for pair in tasks.windows(2) {
+                let (from, to) = (pair[0] as usize, pair[1]);
+                next.clear();
+                for &(j, from_phase) in &frontier {
+                    let phases = &replay.tasks[from].jobs[j as usize].phases[from_phase as usize..];
+                    for (_, action) in phases.iter().flat_map(|p| &p.actions) {
+                        if let Action::Signal { target, job, phase, .. } = *action
+                            && target == to
+                        {
+                            next.push((job, phase));
+                        }
+                    }
+                }
+                // One entry per job, at the earliest phase reached.
+                next.sort_unstable();
+                next.dedup_by_key(|x| x.0);
+                std::mem::swap(&mut frontier, &mut next);
+                if frontier.is_empty() {
+                    break;
+                }
+            }
+            if frontier.is_empty() {
+                continue;
+            }
+            let last = *tasks.last().expect("a chain has a task") as usize;
+            let from = ends.len() as u32;
+            ends.extend(frontier.iter().map(|&(j, _)| bases[last] + j));
+            instances.push((bases[tasks[0] as usize] + job, from, ends.len() as u32));
+        }
+        Ok(ReplayChain {
+            name: chain.name.clone(),
+            tasks,
+            deadline_ns: chain.deadline_ns(),
+            kind: chain.kind,
+            origin,
+            instances,
+            ends,
+        })
+    }
+
+    /// The chain's figures in a run of `replay` whose jobs (laid out from
+    /// `bases`, as [`job_bases`] gives them) did what `times` says.
+    pub(crate) fn measure(&self, replay: &Replay, bases: &[u32], times: &[JobTimes]) -> ChainResult {
+        let each = match self.kind {
+            ChainKind::Triggered => self.triggered(times),
+            ChainKind::Reaction | ChainKind::Age => self.through_data(replay, bases, times),
+        };
+        let mut latencies: Vec<u64> = each.iter().flatten().copied().collect();
+        let unfinished = (each.len() - latencies.len()) as u64;
+        let stats = ResponseStats::of(&mut latencies);
+        ChainResult {
+            name: self.name.clone(),
+            instances: latencies.len() as u64,
+            unfinished,
+            latency_mean_ns: stats.map(|s| s.mean_ns),
+            latency_p95_ns: stats.map(|s| s.p95_ns),
+            latency_max_ns: stats.map(|s| s.max_ns),
+            latency_quartiles_ns: stats.map(|_| quartiles(&latencies)),
+            deadline_misses: self.deadline_ns.map(|d| latencies.iter().filter(|&&l| l > d).count() as u64),
+            latencies_ns: each,
+        }
+    }
+
+    /// Each instance's latency (`None`: unfinished) of a triggered chain.
+    fn triggered(&self, times: &[JobTimes]) -> Vec<Option<u64>> {
+        self.instances
+            .iter()
+            .map(|&(start, a, b)| {
+                let end = self.ends[a as usize..b as usize].iter().try_fold(0u64, |m, &j| {
+                    let f = times[j as usize].finish;
+                    (f != NEVER).then_some(m.max(f))
+                });
+                end.map(|end| end.saturating_sub(times[start as usize].release))
+            })
+            .collect()
+    }
+
+    /// Each instance's reaction time or data age (`None`: unfinished) of a
+    /// data chain.
+    fn through_data(&self, replay: &Replay, bases: &[u32], times: &[JobTimes]) -> Vec<Option<u64>> {
+        // Per chain task, its jobs' read and write instants, in job order
+        // (both ascending; NEVER for jobs that did not get there).
+        let io: Vec<(Vec<u64>, Vec<u64>)> = self
+            .tasks
+            .iter()
+            .map(|&t| {
+                let let_ns = replay.tasks[t as usize].let_ns;
+                let jobs = &times[bases[t as usize] as usize..bases[t as usize + 1] as usize];
+                let mut reads: Vec<u64> = Vec::with_capacity(jobs.len());
+                let mut writes: Vec<u64> = Vec::with_capacity(jobs.len());
+                for j in jobs {
+                    let (read, write) = match let_ns {
+                        Some(l) if j.release != NEVER => {
+                            let write = if j.finish == NEVER { NEVER } else { j.finish.max(j.release + l) };
+                            (j.release, write)
+                        }
+                        _ => (j.start, j.finish),
+                    };
+                    // Keep them ascending (a job that never ran reads after all).
+                    reads.push(read.max(reads.last().copied().unwrap_or(0)));
+                    writes.push(write.max(writes.last().copied().unwrap_or(0)));
+                }
+                (reads, writes)
+            })
+            .collect();
+        let first = self.tasks[0] as usize;
+        let release = |job: usize| times[bases[first] as usize + job].release;
+        let n = io.len();
+        match self.kind {
+            ChainKind::Reaction => (0..io[0].1.len())
+                .map(|a| {
+                    let mut job = a;
+                    for k in 1..n {
+                        let wrote = io[k - 1].1[job];
+                        if wrote == NEVER {
+                            return None;
+                        }
+                        // The first job of the next task that reads after it.
+                        job = io[k].0.partition_point(|&r| r < wrote);
+                        if job == io[k].0.len() || io[k].0[job] == NEVER {
+                            return None;
+                        }
+                    }
+                    let done = io[n - 1].1[job];
+                    (done != NEVER).then(|| done.saturating_sub(release(a)))
+                })
+                .collect(),
+            _ => {
+                let each: Vec<Option<u64>> = (0..io[n - 1].0.len())
+                    .filter_map(|c| {
+                        let done = io[n - 1].1[c];
+                        let mut job = c;
+                        for k in (1..n).rev() {
+                            let read = io[k].0[job];
+                            if read == NEVER {
+                                return Some(None);
+                            }
+                            // The last job of the task before that wrote by then.
+                            job = io[k - 1].1.partition_point(|&w| w <= read).checked_sub(1)?;
+                        }
+                        Some((done != NEVER).then(|| done.saturating_sub(release(job))))
+                    })
+                    .collect();
+                // No data made it through at all: every last job is short
+                // of it, not merely early.
+                if each.iter().all(Option::is_none) { vec![None; io[n - 1].0.len()] } else { each }
+            }
+        }
+    }
+
+    /// Its instances (first job, and the jobs that end it), for tests.
+    pub fn instances(&self) -> impl Iterator<Item = (u32, &[u32])> {
+        self.instances.iter().map(|&(s, a, b)| (s, &self.ends[a as usize..b as usize]))
+    }
+}
+
+/// The smallest value and the quartiles of `sorted` (not empty), by
+/// nearest rank: the distribution the reports draw, with p95 and max.
+pub(crate) fn quartiles(sorted: &[u64]) -> [u64; 4] {
+    let q = |f: usize| sorted[(sorted.len() * f).div_ceil(100).max(1) - 1];
+    [sorted[0], q(25), q(50), q(75)]
+}
+
+/// Share of a task's jobs that must release a job of the next task for a
+/// discovered chain to go on to it.
+const FOLLOW_SHARE: f64 = 0.25;
+
+/// Instances of the triggered chain along replay tasks `path`.
+fn instances_along(replay: &Replay, path: &[usize]) -> usize {
+    let chain = Chain {
+        name: String::new(),
+        tasks: path.iter().map(|&i| replay.tasks[i].name.clone()).collect(),
+        deadline_ms: None,
+        kind: ChainKind::Triggered,
+    };
+    ReplayChain::new(replay, &chain, ChainOrigin::Discovered).map_or(0, |c| c.instances.len())
+}
+
+/// Candidate chains in `replay`'s causes, heaviest first (most tasks, then
+/// most instances), at most `max`: see the module's notes.
+pub fn discover(replay: &Replay, max: usize) -> Vec<Chain> {
+    let n = replay.tasks.len();
+    // causes[a] = (b, jobs of a that release a job of b), b ascending.
+    let causes: Vec<Vec<(usize, usize)>> = replay
+        .tasks
+        .iter()
+        .map(|t| {
+            let mut per: Vec<(usize, usize)> = Vec::new();
+            let mut seen: Vec<usize> = Vec::new();
+            for job in &t.jobs {
+                seen.clear();
+                for (_, a) in job.phases.iter().flat_map(|p| &p.actions) {
+                    // A job's first phase: a message or a notification
+                    // that starts a job, not a mutex handed to a task
+                    // blocked in the middle of one.
+                    if let Action::Signal { target, phase: 0, .. } = *a
+                        && (target as usize) < n
+                    {
+                        seen.push(target as usize);
+                    }
+                }
+                seen.sort_unstable();
+                seen.dedup();
+                for &b in &seen {
+                    match per.binary_search_by_key(&b, |x| x.0) {
+                        Ok(k) => per[k].1 += 1,
+                        Err(k) => per.insert(k, (b, 1)),
+                    }
+                }
+            }
+            per
+        })
+        .collect();
+    // Sources: tasks most of whose jobs a timer or an interrupt released.
+    let source = |t: &crate::ReplayTask| {
+        let timed = t.jobs.iter().filter(|j| matches!(j.phases[0].release, Release::Timer(_))).count();
+        !t.jobs.is_empty() && timed * 2 >= t.jobs.len()
+    };
+    let mut paths: Vec<Vec<usize>> = Vec::new();
+    for (s, task) in replay.tasks.iter().enumerate() {
+        if !source(task) {
+            continue;
+        }
+        let mut path = vec![s];
+        let mut instances = task.jobs.len();
+        loop {
+            let a = *path.last().expect("a path has a task");
+            let jobs = replay.tasks[a].jobs.len().max(1);
+            let best = causes[a]
+                .iter()
+                .filter(|(b, _)| !path.contains(b))
+                .max_by_key(|&&(b, count)| (count, std::cmp::Reverse(b)));
+            let Some(&(b, count)) = best.filter(|&&(_, count)| count as f64 >= FOLLOW_SHARE * jobs as f64) else {
+                break;
+            };
+            // The whole path must still be travelled end to end, by at
+            // least the same share of what reached this far.
+            path.push(b);
+            let through = instances_along(replay, &path);
+            if (through as f64) < FOLLOW_SHARE * instances as f64 || through == 0 || count == 0 {
+                path.pop();
+                break;
+            }
+            instances = through;
+        }
+        if path.len() >= 3 {
+            paths.push(path);
+        }
+    }
+    let contains =
+        |long: &[usize], short: &[usize]| long.len() > short.len() && long.windows(short.len()).any(|w| w == short);
+    let kept: Vec<&Vec<usize>> = paths.iter().filter(|p| !paths.iter().any(|q| contains(q, p))).collect();
+    let mut chains: Vec<(usize, usize, Chain)> = kept
+        .into_iter()
+        .map(|p| {
+            let names: Vec<String> = p.iter().map(|&i| replay.tasks[i].name.clone()).collect();
+            let chain = Chain {
+                name: format!("{}..{}", names[0], names[names.len() - 1]),
+                tasks: names,
+                deadline_ms: None,
+                kind: ChainKind::Triggered,
+            };
+            let instances = ReplayChain::new(replay, &chain, ChainOrigin::Discovered).map_or(0, |c| c.instances.len());
+            (p.len(), instances, chain)
+        })
+        .collect();
+    chains.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.name.cmp(&b.2.name)));
+    chains.into_iter().take(max).map(|(_, _, c)| c).collect()
+}
+
+impl Replay {
+    /// Sets the chains every replay measures.
+    ///
+    /// # Errors
+    /// A chain naming a task the replay does not have.
+    pub fn set_chains(&mut self, chains: &[(Chain, ChainOrigin)]) -> Result<(), String> {
+        let resolved = chains.iter().map(|(c, o)| ReplayChain::new(self, c, *o)).collect::<Result<Vec<_>, _>>()?;
+        self.chains = resolved;
+        Ok(())
+    }
+
+    /// The chains' figures in the recording: the same instances, at the
+    /// recorded times (a job that spans a gap of the recording did not
+    /// finish, for this).
+    pub fn recorded_chains(&self) -> Vec<ChainResult> {
+        if self.chains.is_empty() {
+            return Vec::new();
+        }
+        let times: Vec<JobTimes> = self
+            .tasks
+            .iter()
+            .flat_map(|t| &t.jobs)
+            .map(|j| JobTimes {
+                release: j.release_ns,
+                start: j.start_ns.unwrap_or(NEVER),
+                finish: j.finish_ns.filter(|_| !j.spans_gap).unwrap_or(NEVER),
+            })
+            .collect();
+        let bases = job_bases(self);
+        self.chains.iter().map(|c| c.measure(self, &bases, &times)).collect()
+    }
+
+    /// Gives the named tasks logical execution times (LET: they read at
+    /// their release and write at its end); names the trace does not have
+    /// are skipped.
+    pub fn set_let(&mut self, lets: &[(String, u64)]) {
+        for (name, ns) in lets {
+            if let Some(t) = self.tasks.iter_mut().find(|t| t.name == *name) {
+                t.let_ns = Some(*ns);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
