@@ -263,6 +263,14 @@ impl Analyzed {
 /// `masks`: also search affinity masks.
 pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: bool) -> anyhow::Result<Analyzed> {
     let mut prepared = prepare(input, place, quiet)?;
+    let workload = prepared.workload();
+    if prepared.objective == Objective::Chains && workload.chains.is_empty() {
+        return Err(usage(format!(
+            "--objective chains: `{}` has no cause-effect chain to optimise (none named, none found in its causes); \
+             name one with --chain NAME=A>B>C",
+            prepared.name
+        )));
+    }
     let mut chosen = None;
     if let Some(weight) = place.balance_weight {
         let front = pareto(&prepared.problem, &prepared.platform, place, quiet)?;
@@ -273,7 +281,6 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: 
     let mut solution = search(&prepared.problem, &prepared.platform, place, quiet)?;
     solution.notes.extend(chosen);
     let summary = TraceSummary::of(&prepared.parsed.trace);
-    let workload = prepared.workload();
     let (timing, break_even) = if prepared.objective.is_timing() && !prepared.problem.is_empty() {
         let (t, b) = timing(&prepared, &workload, &solution, place, masks, quiet)?;
         (Some(t), Some(b))
@@ -461,10 +468,7 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
     for (c, _) in &chains {
         let replayed = |name: &String| graph.tasks.iter().any(|t| t.name == *name && t.kind != TaskKind::Idle);
         if let Some(missing) = c.tasks.iter().find(|t| !replayed(t)) {
-            return Err(usage(format!(
-                "chain `{}`: there is no task `{missing}` in the trace; `corera graph TRACE` lists the task names",
-                c.name
-            )));
+            return Err(usage(c.unknown_task(missing)));
         }
     }
     Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, objective, deadlines, chains })

@@ -110,6 +110,11 @@ fn user_chains_have_deadlines_and_are_checked() {
         .code(2)
         .stderr(predicate::str::contains("expected [KIND:]NAME=A>B>C[@MS]"));
     corera()
+        .args(["place", "samples/tile64-daq/daq.log", "--objective", "chains", "-q"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no cause-effect chain to optimise"));
+    corera()
         .args(["graph", SAMPLE])
         .assert()
         .success()

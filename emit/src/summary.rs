@@ -180,7 +180,7 @@ pub fn chains_text(chains: &[ChainRecord], runs: &[(&str, &[ChainResult])]) -> S
         "\ncause-effect chains, latency in ms{}",
         if discovered { "; found in the trace's causes (name your own with --chain NAME=A>B>C[@MS])" } else { "" }
     );
-    for kind in [ChainKind::Triggered, ChainKind::Reaction, ChainKind::Age] {
+    for kind in ChainKind::ALL {
         if chains.iter().any(|c| c.kind == kind) {
             let _ = writeln!(s, "  ({}: {})", kind.name(), kind_text(kind));
         }

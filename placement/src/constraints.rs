@@ -137,6 +137,9 @@ pub enum ChainKind {
 }
 
 impl ChainKind {
+    /// Every kind: the one list `--chain KIND:` and the reports read.
+    pub const ALL: [ChainKind; 3] = [ChainKind::Triggered, ChainKind::Reaction, ChainKind::Age];
+
     /// Its name, as `--chain KIND:NAME=...` and the constraints file write
     /// it.
     pub fn name(self) -> &'static str {
@@ -177,7 +180,7 @@ impl Chain {
                             (KIND: triggered, reaction or age)";
         let (kind, text) = match text.split_once(':') {
             Some((k, rest)) if !k.contains('=') => {
-                let kind = [ChainKind::Triggered, ChainKind::Reaction, ChainKind::Age]
+                let kind = ChainKind::ALL
                     .into_iter()
                     .find(|c| c.name() == k.trim())
                     .ok_or_else(|| format!("`{k}` is not a chain kind: {WANT}"))?;
@@ -216,6 +219,14 @@ impl Chain {
     /// The deadline in ns.
     pub fn deadline_ns(&self) -> Option<u64> {
         self.deadline_ms.map(|ms| (ms * 1e6).round() as u64)
+    }
+
+    /// The message for a task of the chain that the trace does not have.
+    pub fn unknown_task(&self, task: &str) -> String {
+        format!(
+            "chain `{}`: there is no task `{task}` in the trace; `corera graph TRACE` lists the task names",
+            self.name
+        )
     }
 
     /// How the user would write it on the command line.

@@ -59,8 +59,8 @@
 
 /* Cores each task may run on, bit n for core n: one bit for a task bound to its
  * core, several for one that floats (its affinity mask; ISRs never float). */
-#define CORERA_CORES_ABS         0xbfull
-#define CORERA_CORES_ACTUATORCMD 0xedull
+#define CORERA_CORES_ABS         0xffull
+#define CORERA_CORES_ACTUATORCMD 0xefull
 #define CORERA_CORES_BRAKEARB    0xdfull
 #define CORERA_CORES_CAMDMA      0xf7ull
 #define CORERA_CORES_CAMISR      0x1ull
@@ -68,33 +68,33 @@
 #define CORERA_CORES_CANRXISR    0x1ull
 #define CORERA_CORES_CANTX       0x7full
 #define CORERA_CORES_CHASSISSTAT 0xdfull
-#define CORERA_CORES_CLIMATE     0xafull
+#define CORERA_CORES_CLIMATE     0xbfull
 #define CORERA_CORES_CRANKISR    0x1ull
 #define CORERA_CORES_DIAGNOSTICS 0xffull
 #define CORERA_CORES_DOORS       0xffull
-#define CORERA_CORES_ENGINESYNC  0x7full
-#define CORERA_CORES_ESC         0xcfull
+#define CORERA_CORES_ENGINESYNC  0xffull
+#define CORERA_CORES_ESC         0xefull
 #define CORERA_CORES_ETHRXISR    0x1ull
 #define CORERA_CORES_FUSION      0xffull
 #define CORERA_CORES_IGNITION    0xffull
 #define CORERA_CORES_INJECTION   0xffull
-#define CORERA_CORES_KNOCK       0xbdull
+#define CORERA_CORES_KNOCK       0xfdull
 #define CORERA_CORES_LAMBDACTL   0xffull
 #define CORERA_CORES_LANEDETECT  0xffull
 #define CORERA_CORES_LIGHTS      0xffull
-#define CORERA_CORES_LOGGER      0xdfull
+#define CORERA_CORES_LOGGER      0xffull
 #define CORERA_CORES_NVMMGR      0xffull
 #define CORERA_CORES_OBJDETECT   0xffull
 #define CORERA_CORES_PATHPLAN    0xffull
 #define CORERA_CORES_PREPROC     0xffull
-#define CORERA_CORES_SOMEIPSTACK 0xcfull
+#define CORERA_CORES_SOMEIPSTACK 0xdfull
 #define CORERA_CORES_STEERANGLE  0xffull
-#define CORERA_CORES_SUSPENSION  0xfeull
-#define CORERA_CORES_THROTTLECTL 0x21ull
+#define CORERA_CORES_SUSPENSION  0xffull
+#define CORERA_CORES_THROTTLECTL 0x20ull
 #define CORERA_CORES_TORQUEMGR   0xffull
 #define CORERA_CORES_WATCHDOG    0x14ull
 #define CORERA_CORES_WHEELISR    0x1ull
-#define CORERA_CORES_WHEELSPEED  0xffull
+#define CORERA_CORES_WHEELSPEED  0xbfull
 #define CORERA_CORES_WIPERS      0xffull
 
 /* Tasks per core (that each starts on). */

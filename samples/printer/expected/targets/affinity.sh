@@ -16,12 +16,12 @@ pin 'ColorConv' 0,1
 pin 'Compressor' 1
 pin 'EncoderIsr' 0
 pin 'FlashMgr' 0,1
-pin 'FontCache' 0,1
+pin 'FontCache' 1
 pin 'FuserCtl' 0,1
 pin 'Halftone' 0,1
 pin 'HttpServer' 0
 pin 'JobParser' 0,1
-pin 'Keypad' 1
+pin 'Keypad' 0
 pin 'LcdDriver' 0,1
 pin 'Logger' 1
 pin 'MotorCarriage' 0,1
