@@ -151,10 +151,7 @@ fn graph(args: &GraphArgs, quiet: bool) -> anyhow::Result<()> {
     // The heaviest causal paths, as candidate chains with their recorded
     // latency.
     let mut workload = corera_replay::Replay::new(&parsed.trace, &schedule, &[]);
-    let found = corera_replay::discover(&workload, CANDIDATE_CHAINS);
-    workload
-        .set_chains(&found.into_iter().map(|c| (c, corera_replay::ChainOrigin::Discovered)).collect::<Vec<_>>())
-        .expect("discovered chains name replay tasks");
+    workload.set_discovered_chains(CANDIDATE_CHAINS);
     let record =
         GraphRecord::new(corera_emit::records::Input::new(&name, parsed.format, parsed.source), &graph, &workload);
     warn(quiet, &name, &warnings);
@@ -405,7 +402,8 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
             p.name
         );
     }
-    let workload = p.workload();
+    let (workload, chain_warnings) = p.workload()?;
+    warn(quiet, &p.name, &chain_warnings);
     if let Some(sweep) = &args.sweep {
         return sweep_costs(args, &p, &workload, policy, &core_of, masks.as_deref(), sweep);
     }
@@ -537,7 +535,8 @@ fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     let core_of: Vec<u16> = used.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
     let floats = used.iter().any(|s| s.len() > 1);
     let policy = if floats { Policy::Masks } else { Policy::Amp };
-    let workload = p.workload();
+    let (workload, chain_warnings) = p.workload()?;
+    warn(quiet, &p.name, &chain_warnings);
     let o = p.run(&workload, &platform, policy, &core_of, floats.then_some(used.as_slice()), false);
     let slot_of = |id: u32| p.problem.task_ids.iter().position(|&t| t == id);
     let tasks = workload

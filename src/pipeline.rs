@@ -6,13 +6,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 use corera_emit::records::{Analysis, Input, Results};
-use corera_placement::{
-    Chain, ChainKind, Constraints, CoreSet, Cost, Deadline, Objective, Placement, Platform, Problem,
-};
+use corera_placement::{Chain, Constraints, CoreSet, Cost, Deadline, Objective, Placement, Platform, Problem};
 use corera_replay::{ChainOrigin, Outcome, Policy, Replay};
 use corera_search::{Note, Options, Solution};
 use corera_task_graph::TaskGraph;
-use corera_trace_ingest::{Parsed, ReadOptions, Schedule, TaskKind, TraceSummary, Warning};
+use corera_trace_ingest::{Parsed, ReadOptions, Schedule, TraceSummary, Warning};
 use corera_tune::{BreakEven, Setups, TimingInput, TimingOptions, TimingSolution};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -155,23 +153,28 @@ impl Prepared {
 
     /// The replayable workload, with each task's deadline and the chains
     /// every replay measures: the user's and the model's, else the
-    /// heaviest ones in the trace's causes.
-    pub(crate) fn workload(&self) -> Replay {
+    /// heaviest ones in the trace's causes; and a warning for each named
+    /// triggered chain the trace never travels.
+    ///
+    /// # Errors
+    /// A chain naming a task the trace does not have (a usage error).
+    pub(crate) fn workload(&self) -> anyhow::Result<(Replay, Vec<Warning>)> {
         let mut replay = Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines);
         if let Some(model) = &self.parsed.model {
             replay.set_let(&model.let_tasks);
         }
-        let chains = if self.chains.is_empty() {
-            corera_replay::discover(&replay, DISCOVERED_CHAINS)
-                .into_iter()
-                .map(|c| (c, ChainOrigin::Discovered))
-                .collect()
+        if self.chains.is_empty() {
+            replay.set_discovered_chains(DISCOVERED_CHAINS);
         } else {
-            self.chains.clone()
-        };
-        // The names were checked against the task graph's in `prepare`.
-        replay.set_chains(&chains).expect("chain tasks are replay tasks");
-        replay
+            replay.set_chains(&self.chains).map_err(usage)?;
+        }
+        let warnings = replay
+            .chains
+            .iter()
+            .filter_map(|c| c.why_empty(&replay))
+            .map(|message| Warning { line: 0, message })
+            .collect();
+        Ok((replay, warnings))
     }
 
     /// The set-ups of `workload` under the problem's placements.
@@ -263,7 +266,8 @@ impl Analyzed {
 /// `masks`: also search affinity masks.
 pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: bool) -> anyhow::Result<Analyzed> {
     let mut prepared = prepare(input, place, quiet)?;
-    let workload = prepared.workload();
+    let (workload, chain_warnings) = prepared.workload()?;
+    prepared.warnings.extend(chain_warnings);
     if prepared.objective == Objective::Chains && workload.chains.is_empty() {
         return Err(usage(format!(
             "--objective chains: `{}` has no cause-effect chain to optimise (none named, none found in its causes); \
@@ -455,21 +459,7 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
     let mut chains: Vec<(Chain, ChainOrigin)> =
         constraints.chains.iter().map(|c| (c.clone(), ChainOrigin::User)).collect();
     if let Some(model) = &parsed.model {
-        chains.extend(model.chains.iter().map(|c| {
-            let chain = Chain {
-                name: c.name.clone(),
-                tasks: c.tasks.clone(),
-                deadline_ms: c.deadline_ns.map(|ns| ns as f64 / 1e6),
-                kind: if c.age { ChainKind::Age } else { ChainKind::Reaction },
-            };
-            (chain, ChainOrigin::Model)
-        }));
-    }
-    for (c, _) in &chains {
-        let replayed = |name: &String| graph.tasks.iter().any(|t| t.name == *name && t.kind != TaskKind::Idle);
-        if let Some(missing) = c.tasks.iter().find(|t| !replayed(t)) {
-            return Err(usage(c.unknown_task(missing)));
-        }
+        chains.extend(model.chains.iter().map(|c| (Chain::from(c), ChainOrigin::Model)));
     }
     Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, objective, deadlines, chains })
 }

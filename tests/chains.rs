@@ -104,6 +104,12 @@ fn user_chains_have_deadlines_and_are_checked() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("chain `x`: there is no task `Nope` in the trace"));
+    // A named chain the trace never travels is reported with its cut.
+    corera()
+        .args(["simulate", SAMPLE, "--policy", "single", "--chain", "idle=Watchdog>Logger"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("chain `idle`: no job of `Watchdog` releases a job of `Logger` in the trace"));
     corera()
         .args(["simulate", SAMPLE, "--chain", "x=A>>B"])
         .assert()

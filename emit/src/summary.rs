@@ -201,7 +201,7 @@ pub fn chains_text(chains: &[ChainRecord], runs: &[(&str, &[ChainResult])]) -> S
         );
         let row = |s: &mut String, label: &str, r: &ChainResult| {
             let f = |v: Option<u64>| v.map_or("-".to_string(), ms);
-            let misses = r.deadline_misses.map_or("-".to_string(), |m| (m + r.unfinished).to_string());
+            let misses = r.misses().map_or("-".to_string(), |m| m.to_string());
             let _ = writeln!(
                 s,
                 "    {label:<width$} {:>9} {:>9} {:>9} {:>9} {misses:>7}",

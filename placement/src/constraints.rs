@@ -38,6 +38,7 @@
 use serde::{Deserialize, Serialize};
 
 use corera_trace_ingest::PriorityOverride;
+use corera_trace_ingest::amalthea::ModelChain;
 
 use crate::{CoreId, Objective};
 
@@ -239,6 +240,19 @@ impl Chain {
         match self.deadline_ms {
             Some(d) => format!("{kind}{}={path}@{d}", self.name),
             None => format!("{kind}{}={path}", self.name),
+        }
+    }
+}
+
+impl From<&ModelChain> for Chain {
+    /// A model's event chain: a data chain judged by its data age or its
+    /// reaction time, as its latency constraint says.
+    fn from(c: &ModelChain) -> Chain {
+        Chain {
+            name: c.name.clone(),
+            tasks: c.tasks.clone(),
+            deadline_ms: c.deadline_ns.map(|ns| ns as f64 / 1e6),
+            kind: if c.age { ChainKind::Age } else { ChainKind::Reaction },
         }
     }
 }

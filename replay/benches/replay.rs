@@ -11,7 +11,7 @@
 use std::time::Instant;
 
 use corera_placement::Platform;
-use corera_replay::{ChainOrigin, Policy, Replay, Setup, Workload, discover, generate, simulate};
+use corera_replay::{Policy, Replay, Setup, Workload, generate, simulate};
 
 fn main() {
     let target: usize = std::env::var("CORERA_BENCH_EVENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000);
@@ -66,8 +66,7 @@ fn main() {
         }
     }
     let mut chained = replay.clone();
-    let found: Vec<_> = discover(&chained, 3).into_iter().map(|c| (c, ChainOrigin::Discovered)).collect();
-    chained.set_chains(&found).expect("discovered chains name replay tasks");
+    chained.set_discovered_chains(3);
     let t = Instant::now();
     let o = simulate(
         &chained,

@@ -12,8 +12,9 @@
 //! the last task it reached ("the last job it caused"): the reaction
 //! latency of a chain of triggered jobs. A job of `A` that causes no job
 //! of `B` starts no instance (a parser that forwards every other packet
-//! starts an instance every other packet); an instance whose last jobs do
-//! not finish (the trace ends) is counted as unfinished, not measured.
+//! starts an instance every other packet); an instance that ends at a job
+//! the trace did not see finish (cut off by its end, or across a gap of
+//! the recording) is not measured, as that job's response time is not.
 //!
 //! The causes are the replay's own links, fixed by the trace, so every
 //! replay (any policy, any placement) has the same instances; only their
@@ -97,7 +98,8 @@ pub struct ChainResult {
     /// Instances measured: their first job released and their last job
     /// finished.
     pub instances: u64,
-    /// Instances whose last jobs did not finish (the run ended first).
+    /// Instances whose last jobs did not finish in the run though the
+    /// trace saw them finish, or (data chains) that the data never reached.
     pub unfinished: u64,
     /// Mean latency, ns.
     pub latency_mean_ns: Option<u64>,
@@ -113,6 +115,14 @@ pub struct ChainResult {
     /// for tests ([`ReplayChain::instances`] gives them in this order).
     #[serde(skip)]
     pub latencies_ns: Vec<Option<u64>>,
+}
+
+impl ChainResult {
+    /// For a chain with a deadline, the instances that missed it: over it,
+    /// or unfinished (they cannot have been on time).
+    pub fn misses(&self) -> Option<u64> {
+        self.deadline_misses.map(|m| m + self.unfinished)
+    }
 }
 
 /// Marks a time a job did not reach (it never ran, or never finished).
@@ -144,6 +154,54 @@ pub(crate) fn job_bases(replay: &Replay) -> Vec<u32> {
     bases
 }
 
+/// The instances of the triggered chain over replay tasks `tasks`: per
+/// job of the first task that causes jobs of the last that all have a
+/// response time in the trace, its global index and the range in the
+/// second vector of the last task's jobs it reached.
+pub(crate) fn caused(replay: &Replay, tasks: &[u32]) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
+    let bases = job_bases(replay);
+    let (first, last) = (tasks[0] as usize, *tasks.last().expect("a chain has a task") as usize);
+    let mut instances = Vec::new();
+    let mut ends = Vec::new();
+    // The frontier: jobs reached, each with the phase it was reached at.
+    let mut frontier: Vec<(u32, u32)> = Vec::new();
+    let mut next: Vec<(u32, u32)> = Vec::new();
+    for job in 0..replay.tasks[first].jobs.len() as u32 {
+        frontier.clear();
+        frontier.push((job, 0));
+        for pair in tasks.windows(2) {
+            let (from, to) = (pair[0] as usize, pair[1]);
+            next.clear();
+            for &(j, from_phase) in &frontier {
+                let phases = &replay.tasks[from].jobs[j as usize].phases[from_phase as usize..];
+                for (_, action) in phases.iter().flat_map(|p| &p.actions) {
+                    if let Action::Signal { target, job, phase, .. } = *action
+                        && target == to
+                    {
+                        next.push((job, phase));
+                    }
+                }
+            }
+            // One entry per job, at the earliest phase reached.
+            next.sort_unstable();
+            next.dedup_by_key(|x| x.0);
+            std::mem::swap(&mut frontier, &mut next);
+            if frontier.is_empty() {
+                break;
+            }
+        }
+        // An instance ending at a job without a response time (cut off by
+        // the end of the trace, or across a gap of the recording) is none.
+        let measured = |j: u32| replay.tasks[last].jobs[j as usize].response_ns().is_some();
+        if !frontier.is_empty() && frontier.iter().all(|&(j, _)| measured(j)) {
+            let from = ends.len() as u32;
+            ends.extend(frontier.iter().map(|&(j, _)| bases[last] + j));
+            instances.push((bases[first] + job, from, ends.len() as u32));
+        }
+    }
+    (instances, ends)
+}
+
 impl ReplayChain {
     /// Resolves `chain` over `replay`'s tasks and finds its instances.
     ///
@@ -158,55 +216,8 @@ impl ReplayChain {
                 found.map(|i| i as u32).ok_or_else(|| chain.unknown_task(name))
             })
             .collect::<Result<Vec<u32>, String>>()?;
-        let mut instances = Vec::new();
-        let mut ends = Vec::new();
-        if chain.kind != ChainKind::Triggered {
-            return Ok(ReplayChain {
-                name: chain.name.clone(),
-                tasks,
-                deadline_ns: chain.deadline_ns(),
-                kind: chain.kind,
-                origin,
-                instances,
-                ends,
-            });
-        }
-        let bases = job_bases(replay);
-        // The frontier: jobs reached, each with the phase it was reached at.
-        let mut frontier: Vec<(u32, u32)> = Vec::new();
-        let mut next: Vec<(u32, u32)> = Vec::new();
-        for job in 0..replay.tasks[tasks[0] as usize].jobs.len() as u32 {
-            frontier.clear();
-            frontier.push((job, 0));
-            for pair in tasks.windows(2) {
-                let (from, to) = (pair[0] as usize, pair[1]);
-                next.clear();
-                for &(j, from_phase) in &frontier {
-                    let phases = &replay.tasks[from].jobs[j as usize].phases[from_phase as usize..];
-                    for (_, action) in phases.iter().flat_map(|p| &p.actions) {
-                        if let Action::Signal { target, job, phase, .. } = *action
-                            && target == to
-                        {
-                            next.push((job, phase));
-                        }
-                    }
-                }
-                // One entry per job, at the earliest phase reached.
-                next.sort_unstable();
-                next.dedup_by_key(|x| x.0);
-                std::mem::swap(&mut frontier, &mut next);
-                if frontier.is_empty() {
-                    break;
-                }
-            }
-            if frontier.is_empty() {
-                continue;
-            }
-            let last = *tasks.last().expect("a chain has a task") as usize;
-            let from = ends.len() as u32;
-            ends.extend(frontier.iter().map(|&(j, _)| bases[last] + j));
-            instances.push((bases[tasks[0] as usize] + job, from, ends.len() as u32));
-        }
+        let (instances, ends) =
+            if chain.kind == ChainKind::Triggered { caused(replay, &tasks) } else { (Vec::new(), Vec::new()) };
         Ok(ReplayChain {
             name: chain.name.clone(),
             tasks,
@@ -219,9 +230,11 @@ impl ReplayChain {
     }
 
     /// The chain's figures in a run of `replay` whose jobs (laid out from
-    /// `bases`, as [`job_bases`] gives them) did what `times` says.
+    /// `bases`, as [`job_bases`] gives them) did what `times` says. No
+    /// instance ends at a job without a response time in the trace (cut
+    /// off by its end, or across a gap of the recording).
     pub(crate) fn measure(&self, replay: &Replay, bases: &[u32], times: &[JobTimes]) -> ChainResult {
-        let each = match self.kind {
+        let each: Vec<Option<u64>> = match self.kind {
             ChainKind::Triggered => self.triggered(times),
             ChainKind::Reaction | ChainKind::Age => self.through_data(replay, bases, times),
         };
@@ -283,30 +296,31 @@ impl ReplayChain {
                 (reads, writes)
             })
             .collect();
-        let first = self.tasks[0] as usize;
-        let release = |job: usize| times[bases[first] as usize + job].release;
+        let release = |job: usize| times[bases[self.tasks[0] as usize] as usize + job].release;
+        let recorded = |k: usize, job: usize| replay.tasks[self.tasks[k] as usize].jobs[job].response_ns().is_some();
         let n = io.len();
         match self.kind {
             ChainKind::Reaction => (0..io[0].1.len())
-                .map(|a| {
+                .filter_map(|a| {
                     let mut job = a;
                     for k in 1..n {
                         let wrote = io[k - 1].1[job];
                         if wrote == NEVER {
-                            return None;
+                            return recorded(k - 1, job).then_some(None);
                         }
                         // The first job of the next task that reads after it.
                         job = io[k].0.partition_point(|&r| r < wrote);
                         if job == io[k].0.len() || io[k].0[job] == NEVER {
-                            return None;
+                            return Some(None);
                         }
                     }
                     let done = io[n - 1].1[job];
-                    (done != NEVER).then(|| done.saturating_sub(release(a)))
+                    recorded(n - 1, job).then(|| (done != NEVER).then(|| done.saturating_sub(release(a))))
                 })
                 .collect(),
             _ => {
                 let each: Vec<Option<u64>> = (0..io[n - 1].0.len())
+                    .filter(|&c| recorded(n - 1, c))
                     .filter_map(|c| {
                         let done = io[n - 1].1[c];
                         let mut job = c;
@@ -323,9 +337,41 @@ impl ReplayChain {
                     .collect();
                 // No data made it through at all: every last job is short
                 // of it, not merely early.
-                if each.iter().all(Option::is_none) { vec![None; io[n - 1].0.len()] } else { each }
+                let last = (0..io[n - 1].0.len()).filter(|&c| recorded(n - 1, c)).count();
+                if each.iter().all(Option::is_none) { vec![None; last] } else { each }
             }
         }
+    }
+
+    /// Why a triggered chain has no instance in `replay`, when it has none:
+    /// the first pair of its tasks with no release between them, or that
+    /// no job leads all the way through.
+    pub fn why_empty(&self, replay: &Replay) -> Option<String> {
+        if self.kind != ChainKind::Triggered || !self.instances.is_empty() {
+            return None;
+        }
+        let name = |t: u32| replay.tasks[t as usize].name.as_str();
+        let releases = |a: u32, b: u32| {
+            let actions = replay.tasks[a as usize].jobs.iter().flat_map(|j| &j.phases).flat_map(|p| &p.actions);
+            actions.into_iter().any(|(_, x)| matches!(*x, Action::Signal { target, .. } if target == b))
+        };
+        let cut = self.tasks.windows(2).find(|w| !releases(w[0], w[1]));
+        Some(match cut {
+            Some(w) => format!(
+                "chain `{}`: no job of `{}` releases a job of `{}` in the trace (nothing it sends or gives \
+                 wakes the other); tasks that pass data through shared variables make a data chain: \
+                 --chain reaction:{0}=... or age:{0}=...",
+                self.name,
+                name(w[0]),
+                name(w[1])
+            ),
+            None => format!(
+                "chain `{}`: no job of `{}` leads through to a job of `{}` in the trace",
+                self.name,
+                name(self.tasks[0]),
+                name(*self.tasks.last().expect("a chain has a task"))
+            ),
+        })
     }
 
     /// Its instances (first job, and the jobs that end it), for tests.
@@ -353,8 +399,7 @@ impl Replay {
     }
 
     /// The chains' figures in the recording: the same instances, at the
-    /// recorded times (a job that spans a gap of the recording did not
-    /// finish, for this).
+    /// recorded times.
     pub fn recorded_chains(&self) -> Vec<ChainResult> {
         if self.chains.is_empty() {
             return Vec::new();
@@ -366,22 +411,19 @@ impl Replay {
             .map(|j| JobTimes {
                 release: j.release_ns,
                 start: j.start_ns.unwrap_or(NEVER),
-                finish: j.finish_ns.filter(|_| !j.spans_gap).unwrap_or(NEVER),
+                finish: j.finish_ns.unwrap_or(NEVER),
             })
             .collect();
         let bases = job_bases(self);
         self.chains.iter().map(|c| c.measure(self, &bases, &times)).collect()
     }
 
-    /// Gives the named tasks logical execution times (LET: they read at
-    /// their release and write at its end); names the trace does not have
-    /// are skipped.
-    pub fn set_let(&mut self, lets: &[(String, u64)]) {
-        for (name, ns) in lets {
-            if let Some(t) = self.tasks.iter_mut().find(|t| t.name == *name) {
-                t.let_ns = Some(*ns);
-            }
-        }
+    /// Measures the heaviest chains found in the trace's causes (at most
+    /// `max`, [`discover`]) in every replay.
+    pub fn set_discovered_chains(&mut self, max: usize) {
+        let found: Vec<(Chain, ChainOrigin)> =
+            discover(self, max).into_iter().map(|c| (c, ChainOrigin::Discovered)).collect();
+        self.set_chains(&found).expect("discovered chains name replay tasks");
     }
 }
 

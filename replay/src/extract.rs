@@ -57,10 +57,8 @@ pub struct Replay {
     pub tasks: Vec<ReplayTask>,
     /// Index in `tasks` of each trace task (`u32::MAX` for idle tasks).
     pub index_of: Vec<u32>,
-    /// Number of semaphores and mutexes (object ids are trace ids).
-    pub objects: usize,
-    /// Per object, whether it is a mutex (its holder inherits the urgency
-    /// of the tasks waiting on it).
+    /// Per kernel object (object ids are trace ids), whether it is a mutex
+    /// (its holder inherits the urgency of the tasks waiting on it).
     pub mutexes: Vec<bool>,
     /// Length of the trace in ns.
     pub duration_ns: u64,
@@ -130,12 +128,22 @@ impl Replay {
         Replay {
             tasks,
             index_of,
-            objects: trace.objects.len(),
             mutexes: trace.objects.iter().map(|o| o.kind == ObjectKind::Mutex).collect(),
             duration_ns: schedule.duration_ns,
             recorded_cores: trace.cores_seen().max(1),
             events: trace.events.len(),
             chains: Vec::new(),
+        }
+    }
+
+    /// Gives the named tasks logical execution times (LET: they read at
+    /// their release and write at its end); names the trace does not have
+    /// are skipped.
+    pub fn set_let(&mut self, lets: &[(String, u64)]) {
+        for (name, ns) in lets {
+            if let Some(t) = self.tasks.iter_mut().find(|t| t.name == *name) {
+                t.let_ns = Some(*ns);
+            }
         }
     }
 

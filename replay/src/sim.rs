@@ -505,7 +505,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         f: flat,
         home,
         last_core: vec![None; n],
-        holder: vec![None; replay.objects],
+        holder: vec![None; replay.mutexes.len()],
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
         job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
@@ -803,6 +803,10 @@ impl Sim<'_> {
                 // so that a cross-core latency and a backlog behind the
                 // task's own previous job count in the response.
                 self.job_release[i] = released;
+                let gj = self.global_job(i);
+                if let Some(t) = self.job_times.get_mut(gj) {
+                    t.release = released;
+                }
                 if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
                     self.home[i] = Some(self.least_loaded());
                     self.charge(i, self.s.platform.costs.schedule_ns, |o| &mut o.scheduling_ns);
@@ -908,7 +912,6 @@ impl Sim<'_> {
                     if self.f.job_finished[gj] {
                         self.responses[i].push(now - self.job_release[i]);
                         if let Some(t) = self.job_times.get_mut(gj) {
-                            t.release = self.job_release[i];
                             t.finish = now;
                         }
                     }

@@ -50,10 +50,7 @@ impl Score {
             ),
             Objective::Chains => {
                 let p95: f64 = outcome.chains.iter().filter_map(|c| c.latency_p95_ns).map(|v| v as f64).sum();
-                // An instance left unfinished (the run fell behind) counts as
-                // missed: it cannot have been on time.
-                let misses = outcome.chains.iter().filter(|c| c.deadline_misses.is_some());
-                let misses: Vec<u64> = misses.map(|c| c.deadline_misses.unwrap_or(0) + c.unfinished).collect();
+                let misses: Vec<u64> = outcome.chains.iter().filter_map(|c| c.misses()).collect();
                 counted = !misses.is_empty();
                 if counted { (misses.iter().sum::<u64>() as f64, p95) } else { (p95, ready) }
             }

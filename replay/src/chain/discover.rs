@@ -6,28 +6,28 @@
 //! task blocked in the middle of one), while at least a quarter of its jobs
 //! start one and at least a quarter of the instances that reached it go on
 //! through the next task (a task that fuses several inputs may be woken by
-//! another); paths of three or more tasks that are not part of a longer
-//! one are candidate chains.
+//! another); paths of three or more tasks, travelled by at least ten
+//! instances, that are not part of a longer one are candidate chains.
 
 use corera_placement::{Chain, ChainKind};
 use corera_trace_ingest::{Action, Release};
 
-use super::{ChainOrigin, ReplayChain};
+use super::caused;
 use crate::extract::Replay;
 
 /// Share of a task's jobs that must release a job of the next task for a
 /// discovered chain to go on to it.
 const FOLLOW_SHARE: f64 = 0.25;
 
+/// Instances a discovered chain needs to be worth reporting: below, its
+/// p95 is its maximum and its figures are one or two jobs' (on the Android
+/// trace two kernel-worker paths of 1 and 8 instances were found).
+const MIN_INSTANCES: usize = 10;
+
 /// Instances of the triggered chain along replay tasks `path`.
 fn instances_along(replay: &Replay, path: &[usize]) -> usize {
-    let chain = Chain {
-        name: String::new(),
-        tasks: path.iter().map(|&i| replay.tasks[i].name.clone()).collect(),
-        deadline_ms: None,
-        kind: ChainKind::Triggered,
-    };
-    ReplayChain::new(replay, &chain, ChainOrigin::Discovered).map_or(0, |c| c.instances.len())
+    let tasks: Vec<u32> = path.iter().map(|&i| i as u32).collect();
+    caused(replay, &tasks).0.len()
 }
 
 /// Candidate chains in `replay`'s causes, heaviest first (most tasks, then
@@ -70,7 +70,7 @@ pub fn discover(replay: &Replay, max: usize) -> Vec<Chain> {
         let timed = t.jobs.iter().filter(|j| matches!(j.phases[0].release, Release::Timer(_))).count();
         !t.jobs.is_empty() && timed * 2 >= t.jobs.len()
     };
-    let mut paths: Vec<Vec<usize>> = Vec::new();
+    let mut paths: Vec<(Vec<usize>, usize)> = Vec::new();
     for (s, task) in replay.tasks.iter().enumerate() {
         if !source(task) {
             continue;
@@ -84,40 +84,36 @@ pub fn discover(replay: &Replay, max: usize) -> Vec<Chain> {
                 .iter()
                 .filter(|(b, _)| !path.contains(b))
                 .max_by_key(|&&(b, count)| (count, std::cmp::Reverse(b)));
-            let Some(&(b, count)) = best.filter(|&&(_, count)| count as f64 >= FOLLOW_SHARE * jobs as f64) else {
+            let Some(&(b, _)) = best.filter(|&&(_, count)| count as f64 >= FOLLOW_SHARE * jobs as f64) else {
                 break;
             };
             // The whole path must still be travelled end to end, by at
             // least the same share of what reached this far.
             path.push(b);
             let through = instances_along(replay, &path);
-            if (through as f64) < FOLLOW_SHARE * instances as f64 || through == 0 || count == 0 {
+            if (through as f64) < FOLLOW_SHARE * instances as f64 {
                 path.pop();
                 break;
             }
             instances = through;
         }
-        if path.len() >= 3 {
-            paths.push(path);
+        if path.len() >= 3 && instances >= MIN_INSTANCES {
+            paths.push((path, instances));
         }
     }
     let contains =
         |long: &[usize], short: &[usize]| long.len() > short.len() && long.windows(short.len()).any(|w| w == short);
-    let kept: Vec<&Vec<usize>> = paths.iter().filter(|p| !paths.iter().any(|q| contains(q, p))).collect();
-    let mut chains: Vec<(usize, usize, Chain)> = kept
-        .into_iter()
-        .map(|p| {
-            let names: Vec<String> = p.iter().map(|&i| replay.tasks[i].name.clone()).collect();
-            let chain = Chain {
-                name: format!("{}..{}", names[0], names[names.len() - 1]),
-                tasks: names,
-                deadline_ms: None,
-                kind: ChainKind::Triggered,
-            };
-            let instances = ReplayChain::new(replay, &chain, ChainOrigin::Discovered).map_or(0, |c| c.instances.len());
-            (p.len(), instances, chain)
+    let mut kept: Vec<&(Vec<usize>, usize)> =
+        paths.iter().filter(|(p, _)| !paths.iter().any(|(q, _)| contains(q, p))).collect();
+    let name = |i: usize| replay.tasks[i].name.clone();
+    kept.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(b.1.cmp(&a.1)).then_with(|| name(a.0[0]).cmp(&name(b.0[0]))));
+    kept.into_iter()
+        .take(max)
+        .map(|(p, _)| Chain {
+            name: format!("{}..{}", name(p[0]), name(p[p.len() - 1])),
+            tasks: p.iter().map(|&i| name(i)).collect(),
+            deadline_ms: None,
+            kind: ChainKind::Triggered,
         })
-        .collect();
-    chains.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.name.cmp(&b.2.name)));
-    chains.into_iter().take(max).map(|(_, _, c)| c).collect()
+        .collect()
 }

@@ -212,6 +212,14 @@ fn endless_or_huge_models_stop_with_an_error() {
     assert!(e.contains("10000000 periodic releases") && e.contains("--horizon"), "{e}");
 }
 
+/// A model's chains as (name, tasks, judged by data age, deadline).
+fn chain_rows(m: &crate::amalthea::ModelInfo) -> Vec<(&str, Vec<&str>, bool, Option<u64>)> {
+    m.chains
+        .iter()
+        .map(|c| (c.name.as_str(), c.tasks.iter().map(String::as_str).collect(), c.age, c.deadline_ns))
+        .collect()
+}
+
 /// TORO's example: its four event chains flattened from their sub-chains
 /// (`grep -A8 '<eventChains' F`), their `Age` constraints, and its LET tasks
 /// (every label access `timed`) with their response-time requirements as
@@ -220,13 +228,8 @@ fn endless_or_huge_models_stop_with_an_error() {
 fn toro_event_chains_and_let_tasks() {
     let p = model("toro_example.amxmi", ModelOptions::default());
     let m = p.model.as_ref().unwrap();
-    let chains: Vec<(&str, Vec<&str>, bool, Option<u64>)> = m
-        .chains
-        .iter()
-        .map(|c| (c.name.as_str(), c.tasks.iter().map(String::as_str).collect(), c.age, c.deadline_ns))
-        .collect();
     assert_eq!(
-        chains,
+        chain_rows(m),
         [
             ("chain1_bet", vec!["BET_T1", "BET_T5", "BET_T2"], true, Some(45_000_000)),
             ("chain2_bet", vec!["BET_T6", "BET_T2"], true, Some(25_000_000)),
@@ -272,13 +275,8 @@ fn event_chain_shapes() {
 "#;
     let p = parse_as(text, FormatChoice::Amalthea).unwrap();
     let m = p.model.as_ref().unwrap();
-    let chains: Vec<(&str, Vec<&str>, bool, Option<u64>)> = m
-        .chains
-        .iter()
-        .map(|c| (c.name.as_str(), c.tasks.iter().map(String::as_str).collect(), c.age, c.deadline_ns))
-        .collect();
     assert_eq!(
-        chains,
+        chain_rows(m),
         [
             ("ab", vec!["A", "B"], false, Some(3_000_000)),
             ("fork/0", vec!["A", "B"], true, None),

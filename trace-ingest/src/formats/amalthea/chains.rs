@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Element, Failure, expected, reference, time_ns};
+use super::{Element, Failure, reference, time_ns};
 
 /// A cause-effect chain of a model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,9 +51,9 @@ pub(super) fn read(root: &Element, ignored: &mut BTreeMap<String, u64>) -> Resul
         let age = t.attr("type") != Some("Reaction");
         limits.insert(reference(t.attr("scope").unwrap_or("")), (age, time_ns(max)?));
     }
+    let reader = Flatten { task_of: &task_of, top: &top };
     let mut chains = Vec::new();
     for c in cm.kids("eventChains") {
-        let reader = Flatten { task_of: &task_of, top: &top };
         let branches = if c.attr("itemType") == Some("parallel") {
             c.kids("items").map(|i| reader.item(i, 0)).collect::<Result<Vec<_>, _>>()
         } else {
@@ -73,9 +73,6 @@ pub(super) fn read(root: &Element, ignored: &mut BTreeMap<String, u64>) -> Resul
         let many = branches.len() > 1;
         for (k, tasks) in branches.into_iter().enumerate() {
             let name = if many { format!("{}/{k}", c.name_attr()) } else { c.name_attr().to_string() };
-            if tasks.is_empty() {
-                return Err(expected(c.line, "an event chain whose events name tasks", c.name_attr()));
-            }
             chains.push(ModelChain { name, tasks, age, deadline_ns });
         }
     }
