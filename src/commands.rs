@@ -428,6 +428,7 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
             platform: p.platform.clone(),
             placement,
             outcome: o,
+            rules: Some(workload.rules.clone()),
         }));
     }
     let ms = |ns: Option<u64>| ns.map_or("-".to_string(), |x| format!("{:.3}", x as f64 / 1e6));
@@ -497,6 +498,14 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         o.sustained_rate * 100.0,
         if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
     ));
+    if o.deadlocks > 0 {
+        text.push_str(&format!(
+            "deadlocked {} times: every unfinished task blocked on a semaphore or mutex taken in another order than \
+             recorded; each time the most urgent blocked take went on, as recorded\n",
+            o.deadlocks
+        ));
+    }
+    text.push_str(&format!("kernel: {}\n", workload.rules.describe()));
     let chains = corera_emit::records::ChainRecord::of(&workload);
     text.push_str(&corera_emit::chains_text(&chains, &[(policy.label(), o.chains.as_slice())]));
     stdout(text.as_bytes())
@@ -566,6 +575,7 @@ fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         tasks,
         chains: corera_emit::records::ChainRecord::of(&workload),
         replayed_chains: o.chains.clone(),
+        rules: Some(workload.rules.clone()),
     };
     if args.json {
         return stdout(&to_json(&record));

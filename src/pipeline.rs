@@ -160,6 +160,7 @@ impl Prepared {
     /// A chain naming a task the trace does not have (a usage error).
     pub(crate) fn workload(&self) -> anyhow::Result<(Replay, Vec<Warning>)> {
         let mut replay = Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines);
+        replay.set_kernel(&self.platform.kernel).map_err(usage)?;
         if let Some(model) = &self.parsed.model {
             replay.set_let(&model.let_tasks);
         }
@@ -248,6 +249,7 @@ impl Analyzed {
             replay: &self.replay,
             replay_tasks: &self.replay_names,
             chains: corera_emit::records::ChainRecord::of(&self.workload),
+            rules: Some(&self.workload.rules),
             model: p
                 .parsed
                 .model

@@ -327,11 +327,12 @@ fn headline(s: &mut String, r: &Analysis) {
         "</table><p class=\"note\">The traced jobs replayed under each policy (costs: {} ns per cross-core signal and \
          distance unit, {} ns per byte, {} ns per migration). Improvements are over the single-core run: positive is \
          better (less waiting, faster response). The input rate sustained is the trace's length over the time the \
-         run took: below {} % the cores fall behind.</p></section>",
+         run took: below {} % the cores fall behind.{}</p></section>",
         r.replay.costs.message_latency_ns,
         r.replay.costs.byte_ns,
         r.replay.costs.migration_ns,
-        corera_replay::KEEPS_UP * 100.0
+        corera_replay::KEEPS_UP * 100.0,
+        r.replay.rules.as_ref().map_or(String::new(), |rules| format!(" Kernel: {}.", esc(&rules.describe())))
     );
 }
 

@@ -22,7 +22,7 @@
 //! `--placement` ([`read_placement`]).
 
 use corera_placement::{ChainKind, CoreSet, Cost, Costs, Objective, Platform, Problem, TrafficScore};
-use corera_replay::{ChainOrigin, ChainResult, Outcome, Policy, Replay};
+use corera_replay::{ChainOrigin, ChainResult, Outcome, Policy, Replay, Rules};
 use corera_search::Solution;
 use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
 use corera_trace_ingest::amalthea::ModelInfo;
@@ -294,14 +294,23 @@ pub struct ReplayRecord {
     /// The cause-effect chains measured in every policy's run.
     #[serde(default)]
     pub chains: Vec<ChainRecord>,
+    /// The kernel's rules every run kept (time slicing, ISR nesting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
     /// Each policy, single core first.
     pub policies: Vec<PolicyRun>,
 }
 
 impl ReplayRecord {
     /// The record of the labelled `outcomes` (with their timelines) of
-    /// replay tasks `tasks` under `costs`, which measured `chains`.
-    pub fn of(costs: Costs, tasks: &[String], chains: &[ChainRecord], outcomes: &[(String, Outcome)]) -> ReplayRecord {
+    /// replay tasks `tasks` under `costs` and `rules`, which measured
+    /// `chains`.
+    pub fn of(
+        (costs, rules): (Costs, Option<Rules>),
+        tasks: &[String],
+        chains: &[ChainRecord],
+        outcomes: &[(String, Outcome)],
+    ) -> ReplayRecord {
         let single = outcomes.iter().map(|(_, o)| o).find(|o| o.policy == Policy::Single);
         let policies = outcomes
             .iter()
@@ -323,7 +332,7 @@ impl ReplayRecord {
                 }
             })
             .collect();
-        ReplayRecord { costs, tasks: tasks.to_vec(), chains: chains.to_vec(), policies }
+        ReplayRecord { costs, tasks: tasks.to_vec(), chains: chains.to_vec(), rules, policies }
     }
 
     /// The single-core run, if there is one.
@@ -418,6 +427,8 @@ pub struct Results<'a> {
     pub replay_tasks: &'a [String],
     /// The cause-effect chains the replays measured.
     pub chains: Vec<ChainRecord>,
+    /// The kernel's rules the replays kept.
+    pub rules: Option<&'a Rules>,
     /// For a model input: the model, and its own mapping (each placed
     /// task's core) with its cost, when it maps every task.
     pub model: Option<(&'a ModelInfo, Option<ModelMappingResult<'a>>)>,
@@ -545,7 +556,7 @@ impl Analysis {
             timing: r.timing.map(TimingRecord::of),
             traffic: r.problem.edges.iter().map(|&(a, b, w)| TrafficEdge(a, b, w)).collect(),
             cost: r.cost.clone(),
-            replay: ReplayRecord::of(r.platform.costs.clone(), r.replay_tasks, &r.chains, r.replay),
+            replay: ReplayRecord::of((r.platform.costs.clone(), r.rules.cloned()), r.replay_tasks, &r.chains, r.replay),
             warnings: r.warnings.to_vec(),
             model: r.model.map(|(info, mapping)| ModelRecord {
                 info: info.clone(),
@@ -1020,6 +1031,9 @@ pub struct SimulateRecord {
     pub placement: Vec<PlacedTask>,
     /// What the policy achieved.
     pub outcome: Outcome,
+    /// The kernel's rules the replay kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
 }
 
 /// `simulate --as-recorded --json`: the replay of a multi-core recording
@@ -1045,6 +1059,9 @@ pub struct FidelityRecord {
     /// ... and replayed, in the same order.
     #[serde(default)]
     pub replayed_chains: Vec<ChainResult>,
+    /// The kernel's rules the replay kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
 }
 
 /// One task of a [`FidelityRecord`].

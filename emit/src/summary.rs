@@ -316,6 +316,25 @@ fn replay_table(s: &mut String, a: &Analysis) {
             format!("{} fall(s) behind the input", behind.join(", "))
         }
     );
+    let stuck: Vec<String> = a
+        .replay
+        .policies
+        .iter()
+        .filter(|r| r.outcome.deadlocks > 0)
+        .map(|r| format!("{} {}", r.label, r.outcome.deadlocks))
+        .collect();
+    if !stuck.is_empty() {
+        let _ = writeln!(
+            s,
+            "(deadlocked: {}: times the run stopped with every unfinished task blocked on a semaphore or mutex it \
+             took in another order than recorded; each time the most urgent blocked take went on, as recorded, and \
+             its wait counts in READY)",
+            stuck.join(", ")
+        );
+    }
+    if let Some(rules) = &a.replay.rules {
+        let _ = writeln!(s, "(kernel: {})", rules.describe());
+    }
 }
 
 /// What a model is: its hardware and the load it puts on each kind of
@@ -458,6 +477,9 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
         None => {
             let _ = writeln!(s, "no response times: the recording has no job ends");
         }
+    }
+    if let Some(rules) = &r.rules {
+        let _ = writeln!(s, "kernel: {}", rules.describe());
     }
     s.push_str(&chains_text(&r.chains, &[("replayed as recorded", r.replayed_chains.as_slice())]));
     s

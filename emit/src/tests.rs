@@ -44,6 +44,7 @@ fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
         replay: &[],
         replay_tasks: &[],
         chains: Vec::new(),
+        rules: None,
         model: None,
     });
     f(&report)

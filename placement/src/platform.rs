@@ -37,6 +37,24 @@ pub struct Platform {
     /// `weight × distance[a][b]`. In JSON, a list of rows.
     #[serde(serialize_with = "rows")]
     pub distance: Vec<u32>,
+    /// The kernel's scheduling rules where the platform file states them.
+    pub kernel: Kernel,
+}
+
+/// The kernel's scheduling rules as a platform file states them
+/// (`tick_us`, `time_slicing`, `isr_nesting`); each one left out is what
+/// the recording shows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Kernel {
+    /// The tick period, µs.
+    pub tick_us: Option<f64>,
+    /// Whether tasks of equal priority take turns at every tick
+    /// (FreeRTOS's `configUSE_TIME_SLICING`, Zephyr's `CONFIG_TIMESLICING`).
+    pub time_slicing: Option<bool>,
+    /// Whether a more urgent ISR preempts a running one (`false`: a pending
+    /// ISR waits for the running one to end, as tail-chaining targets do).
+    pub isr_nesting: Option<bool>,
 }
 
 /// The distance matrix as rows.
@@ -56,6 +74,8 @@ struct PlatformFields {
     speed: Vec<f64>,
     costs: Costs,
     distance: Vec<Vec<u32>>,
+    #[serde(default)]
+    kernel: Kernel,
 }
 
 impl TryFrom<PlatformFields> for Platform {
@@ -77,6 +97,7 @@ impl TryFrom<PlatformFields> for Platform {
         }
         p.balance_tolerance = f.balance_tolerance;
         p.costs = f.costs;
+        p.kernel = f.kernel;
         Ok(p)
     }
 }
@@ -227,6 +248,9 @@ struct PlatformFile {
     balance: Option<f64>,
     speed: Option<PerCore>,
     costs: Option<Costs>,
+    tick_us: Option<f64>,
+    time_slicing: Option<bool>,
+    isr_nesting: Option<bool>,
 }
 
 /// One value for every core, or one per core.
@@ -302,6 +326,7 @@ impl Platform {
             distance,
             speed: vec![1.0; k],
             costs: Costs::default(),
+            kernel: Kernel::default(),
         }
     }
 
@@ -459,6 +484,10 @@ impl Platform {
     /// capacity = 0.9   # a core may be at most 90 % busy (or one per core)
     /// speed = [1, 1, 1, 1, 2, 2, 2, 2]   # relative to the traced core (or one for all)
     ///
+    /// tick_us = 1000        # the kernel's tick (default: the recording's)
+    /// time_slicing = true   # equal priorities take turns at each tick
+    /// isr_nesting = false   # a pending ISR waits for the running one
+    ///
     /// [costs]            # of crossing cores in the replay
     /// message_latency_ns = 1000
     /// byte_ns = 0.25
@@ -506,6 +535,12 @@ impl Platform {
         if let Some(spec) = f.speed {
             p.speed = spec.values("speed", p.cores, |s| s > 0.0 && s <= 1000.0, "(0, 1000]")?;
         }
+        if let Some(tick) = f.tick_us
+            && !(1.0..=10_000_000.0).contains(&tick)
+        {
+            return Err(PlatformError::File(format!("tick_us {tick} must be in [1, 10000000] (1 µs to 10 s)")));
+        }
+        p.kernel = Kernel { tick_us: f.tick_us, time_slicing: f.time_slicing, isr_nesting: f.isr_nesting };
         Ok(p)
     }
 
@@ -627,6 +662,23 @@ mod tests {
         assert!(c.set("byte_ns", -1.0).is_err());
         let e = Platform::from_toml("cores = 2\n[costs]\nlatency = 5\n").unwrap_err().to_string();
         assert!(e.contains("unknown field `latency`"), "{e}");
+    }
+
+    #[test]
+    fn kernel_rules_come_from_the_file_and_are_checked() {
+        let p = Platform::from_toml("cores = 2\ntick_us = 1000\ntime_slicing = true\nisr_nesting = false\n").unwrap();
+        assert_eq!(p.kernel, Kernel { tick_us: Some(1000.0), time_slicing: Some(true), isr_nesting: Some(false) });
+        assert_eq!(Platform::from_toml("cores = 2\n").unwrap().kernel, Kernel::default());
+        for bad in ["tick_us = 0", "tick_us = -5", "tick_us = 2e7"] {
+            let e = Platform::from_toml(&format!("cores = 2\n{bad}\n")).unwrap_err().to_string();
+            assert!(e.contains("tick_us") && e.contains("[1, 10000000]"), "{bad}: {e}");
+        }
+        let e = Platform::from_toml("cores = 2\ntime_slicing = \"yes\"\n").unwrap_err().to_string();
+        assert!(e.contains("time_slicing") || e.contains("bool"), "{e}");
+        // A saved analysis's platform (JSON) keeps them.
+        let json = serde_json::to_string(&p).unwrap();
+        let back: Platform = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.kernel, p.kernel);
     }
 
     #[test]

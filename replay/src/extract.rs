@@ -20,7 +20,10 @@
 //!   recorded; a take blocks while another task holds the object, and a
 //!   mutex's holder inherits the waiter's priority.
 
-use corera_trace_ingest::{Action, Job, ObjectKind, PriorityOrder, Release, Schedule, TaskKind, Trace};
+use corera_placement::Kernel;
+use corera_trace_ingest::{Action, EventKind, Job, ObjectKind, PriorityOrder, Release, Schedule, TaskKind, Trace};
+
+use crate::rules::{Recorded, Rules};
 
 /// A task of the replay.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +63,10 @@ pub struct Replay {
     /// Per kernel object (object ids are trace ids), whether it is a mutex
     /// (its holder inherits the urgency of the tasks waiting on it).
     pub mutexes: Vec<bool>,
+    /// Per kernel object, the tokens a semaphore holds at the start: the
+    /// fewest with which the recorded takes and gives, in their order,
+    /// never go below zero (0 for other objects).
+    pub tokens: Vec<u32>,
     /// Length of the trace in ns.
     pub duration_ns: u64,
     /// Cores the trace was recorded on.
@@ -68,6 +75,10 @@ pub struct Replay {
     pub events: usize,
     /// The cause-effect chains every replay measures ([`Replay::set_chains`]).
     pub chains: Vec<crate::ReplayChain>,
+    /// What the recording shows of the kernel's rules.
+    pub recorded: Recorded,
+    /// The kernel's rules every replay keeps ([`Replay::set_kernel`]).
+    pub rules: Rules,
 }
 
 impl Replay {
@@ -125,15 +136,29 @@ impl Replay {
                 }
             })
             .collect();
+        let recorded = Recorded::of(trace);
         Replay {
             tasks,
             index_of,
             mutexes: trace.objects.iter().map(|o| o.kind == ObjectKind::Mutex).collect(),
+            tokens: tokens(trace),
             duration_ns: schedule.duration_ns,
             recorded_cores: trace.cores_seen().max(1),
             events: trace.events.len(),
             chains: Vec::new(),
+            rules: Rules::of(&recorded, &Kernel::default()).expect("no setting asks for a tick"),
+            recorded,
         }
+    }
+
+    /// Keeps the kernel's rules as the recording shows them and a platform
+    /// file's `kernel` settings override.
+    ///
+    /// # Errors
+    /// Time slicing asked for with no tick anywhere ([`Rules::of`]).
+    pub fn set_kernel(&mut self, kernel: &Kernel) -> Result<(), String> {
+        self.rules = Rules::of(&self.recorded, kernel)?;
+        Ok(())
     }
 
     /// Gives the named tasks logical execution times (LET: they read at
@@ -152,4 +177,23 @@ impl Replay {
     pub fn cores(&self, by_trace_id: &[u16]) -> Vec<u16> {
         self.tasks.iter().map(|t| by_trace_id.get(t.id as usize).copied().unwrap_or(0)).collect()
     }
+}
+
+/// Per object of `trace`, the fewest tokens it must hold at the start for
+/// its recorded takes and gives never to go below zero.
+fn tokens(trace: &Trace) -> Vec<u32> {
+    let mut balance = vec![0i64; trace.objects.len()];
+    let mut fewest = vec![0i64; trace.objects.len()];
+    for e in &trace.events {
+        let Some(b) = balance.get_mut(e.object as usize) else { continue };
+        match e.kind {
+            EventKind::Give => *b += 1,
+            EventKind::Take => {
+                *b -= 1;
+                fewest[e.object as usize] = fewest[e.object as usize].min(*b);
+            }
+            _ => {}
+        }
+    }
+    fewest.iter().map(|&f| u32::try_from(-f).unwrap_or(u32::MAX)).collect()
 }

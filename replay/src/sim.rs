@@ -5,16 +5,24 @@
 //! of a phase). Between events every running task consumes its core's
 //! speed in work per ns. Fixed-priority preemptive scheduling everywhere:
 //! ISRs above all tasks and never preempted by them; among tasks the more
-//! urgent runs first, ties keep the running task, then the lower index (no
-//! time slicing).
+//! urgent runs first, ties keep the running task, then the lower index.
+//!
+//! # The kernel's rules ([`Rules`](crate::Rules))
+//! With time slicing, tasks of equal urgency are served first-ready-first
+//! and at every tick a running task that has a ready task of its own
+//! urgency able to take its core goes behind it (FreeRTOS's
+//! `configUSE_TIME_SLICING`). Without ISR nesting a running ISR keeps its
+//! core until it ends; a more urgent one waits (tail-chaining).
 //!
 //! # Mutexes
 //! A task blocked on a mutex lends its urgency to the holder (priority
 //! inheritance, as FreeRTOS, Zephyr and RT-Thread mutexes do), through a
 //! chain of holders each blocked on the next; a holder gets back the
 //! urgency of the most urgent task still waiting on a mutex it holds when
-//! it gives one. Semaphores lend nothing. A given object goes to its most
-//! urgent waiter.
+//! it gives one. Semaphores lend nothing: they count tokens, a take with
+//! none left blocks until a give, and each starts with the tokens the
+//! recording needed ([`Replay::tokens`]). A given object or token goes to
+//! its most urgent waiter.
 //!
 //! # Costs
 //! What crossing cores costs ([`Costs`](corera_placement::Costs)) is
@@ -194,6 +202,11 @@ pub struct Outcome {
     pub cross_core_messages: u64,
     /// Time during which some core was idle while some task waited ready.
     pub non_work_conserving_ns: u64,
+    /// Times the run stopped with every unfinished task blocked on a
+    /// semaphore or mutex (taken in another order than recorded) and the
+    /// most urgent blocked take was granted to go on.
+    #[serde(default)]
+    pub deadlocks: u64,
     /// CPU time added by the modelled overheads, ns (the sum of
     /// `overheads`).
     pub overhead_ns: u64,
@@ -335,6 +348,8 @@ struct Sim<'a> {
     home: Vec<Option<u16>>,
     last_core: Vec<Option<u16>>,
     holder: Vec<Option<u32>>,
+    /// Tokens each semaphore holds.
+    tokens: Vec<u32>,
     /// Each task's urgency with what it inherits from tasks waiting on the
     /// mutexes it holds.
     inherited: Vec<i64>,
@@ -380,6 +395,11 @@ struct Sim<'a> {
     placed: Vec<bool>,
     open: Vec<usize>,
     winners: Vec<usize>,
+    /// Per task, its place in the queue of its urgency (smaller: earlier),
+    /// with time slicing: taken when it becomes ready and when a tick sends
+    /// it behind the others.
+    queued: Vec<u64>,
+    next_queued: u64,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
@@ -506,6 +526,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         home,
         last_core: vec![None; n],
         holder: vec![None; replay.mutexes.len()],
+        tokens: replay.tokens.clone(),
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
         job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
@@ -541,6 +562,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
             migrations: 0,
             cross_core_messages: 0,
             non_work_conserving_ns: 0,
+            deadlocks: 0,
             overhead_ns: 0,
             overheads: Overheads::default(),
             timeline: Vec::new(),
@@ -569,6 +591,8 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         placed: vec![false; n],
         open: Vec::with_capacity(k),
         winners: Vec::with_capacity(k),
+        queued: vec![0; n],
+        next_queued: 0,
     };
     for i in 0..n {
         if replay.tasks[i].jobs.is_empty() {
@@ -606,6 +630,9 @@ impl Sim<'_> {
         if to == State::Ready {
             self.ready_since[i] = now;
             self.n_ready += 1;
+            if !matches!(self.state[i], State::Running(_)) {
+                self.enqueue(i);
+            }
         }
         let active = |s: State| matches!(s, State::Ready | State::Running(_));
         match (active(self.state[i]), active(to)) {
@@ -670,8 +697,57 @@ impl Sim<'_> {
         self.owed[i] + self.point[i].saturating_sub(self.done[i])
     }
 
+    /// How task `i` ranks for a core: ISRs above tasks; a running ISR that
+    /// may not be preempted above every other ISR.
     fn urgency(&self, i: usize) -> (bool, i64) {
-        (self.r.tasks[i].isr, self.inherited[i])
+        let isr = self.r.tasks[i].isr;
+        if isr && !self.r.rules.isr_nesting && matches!(self.state[i], State::Running(_)) {
+            return (true, i64::MAX);
+        }
+        (isr, self.inherited[i])
+    }
+
+    /// Task `i`'s place among tasks of its urgency, with time slicing
+    /// (first ready, first served); 0 for all without.
+    fn queue_place(&self, i: usize) -> u64 {
+        if self.r.rules.slice.is_some() { self.queued[i] } else { 0 }
+    }
+
+    /// Task `i` goes behind every task queued so far.
+    fn enqueue(&mut self, i: usize) {
+        self.queued[i] = self.next_queued;
+        self.next_queued += 1;
+    }
+
+    /// At a tick, with time slicing: each running task with a ready task of
+    /// its own urgency that may take its core goes behind it.
+    fn rotate(&mut self, now: u64) {
+        let mut cores = std::mem::take(&mut self.scratch_cores);
+        cores.clear();
+        cores.extend(self.busy.iter().map(|&c| usize::from(c)));
+        cores.sort_unstable();
+        for &c in &cores {
+            let c = c as u16;
+            let i = self.running[usize::from(c)].expect("a busy core runs a task");
+            if self.r.tasks[i].isr {
+                continue;
+            }
+            let rival = self.active.iter().map(|&j| j as usize).any(|j| {
+                self.state[j] == State::Ready
+                    && !self.r.tasks[j].isr
+                    && self.inherited[j] == self.inherited[i]
+                    && match self.home[j] {
+                        Some(h) => h == c,
+                        None => self.mask[j].as_ref().is_none_or(|m| m.contains(c)),
+                    }
+            });
+            if rival {
+                self.stop(i, now);
+                self.enqueue(i);
+                self.dirty = true;
+            }
+        }
+        self.scratch_cores = cores;
     }
 
     /// Task `i` now waits on mutex `obj`: its holder, and the holder of
@@ -716,6 +792,12 @@ impl Sim<'_> {
             self.release(now);
             self.process_points(now);
             let next_release = self.release(now);
+            if let Some(slice) = self.r.rules.slice
+                && slice.is_tick(now)
+                && self.n_ready > 0
+            {
+                self.rotate(now);
+            }
             if self.dirty {
                 self.schedule(now);
                 self.dirty = false;
@@ -730,7 +812,17 @@ impl Sim<'_> {
             }
             next = next.min(next_release);
             if next == u64::MAX {
+                if self.grant_a_stuck_take(now) {
+                    continue;
+                }
                 break;
+            }
+            // A tick matters when a task waits ready while others run.
+            if let Some(slice) = self.r.rules.slice
+                && self.n_ready > 0
+                && !self.busy.is_empty()
+            {
+                next = next.min(slice.next_after(now));
             }
             let dt = next - now;
             // Some core idle while a task waits ready: not work-conserving.
@@ -757,6 +849,28 @@ impl Sim<'_> {
             }
         }
         self.out.makespan_ns = now;
+    }
+
+    /// Nothing runs and nothing will be released, yet tasks wait on
+    /// semaphores or mutexes: the replay took them in an order the
+    /// recording did not, and deadlocked. The most urgent blocked take is
+    /// granted, as the recording shows it succeeded, and counted; returns
+    /// whether there was one.
+    fn grant_a_stuck_take(&mut self, now: u64) -> bool {
+        let stuck = (0..self.r.tasks.len())
+            .filter_map(|j| match self.state[j] {
+                State::Blocked(obj) => Some((j, obj)),
+                _ => None,
+            })
+            .max_by_key(|&(j, _)| (self.urgency(j), std::cmp::Reverse(j)));
+        let Some((j, obj)) = stuck else { return false };
+        if self.r.mutexes[obj as usize] {
+            self.holder[obj as usize] = Some(j as u32);
+        }
+        self.set_state(j, State::Ready, now);
+        self.dirty = true;
+        self.out.deadlocks += 1;
+        true
     }
 
     /// Whether a zero-length step can still change something (guards
@@ -886,15 +1000,21 @@ impl Sim<'_> {
                         Action::Signal { target, job, phase, bytes } => {
                             self.signal(now, (i, core), target, job, phase, bytes)
                         }
+                        Action::Take(obj) if !self.r.mutexes[obj as usize] => {
+                            if self.tokens[obj as usize] > 0 {
+                                self.tokens[obj as usize] -= 1;
+                            } else {
+                                self.stop(i, now);
+                                self.set_state(i, State::Blocked(obj), now);
+                            }
+                        }
                         Action::Take(obj) => {
                             let slot = &mut self.holder[obj as usize];
                             match *slot {
                                 Some(h) if h as usize != i => {
                                     self.stop(i, now);
                                     self.set_state(i, State::Blocked(obj), now);
-                                    if self.r.mutexes[obj as usize] {
-                                        self.lend(i, obj);
-                                    }
+                                    self.lend(i, obj);
                                 }
                                 _ => *slot = Some(i as u32),
                             }
@@ -967,20 +1087,29 @@ impl Sim<'_> {
         }
     }
 
+    /// Task `by` gives `obj`: a semaphore's token goes to its most urgent
+    /// waiter, else into the count; a mutex its holder gives goes to its
+    /// most urgent waiter, and the urgencies lent through it are taken back.
     fn give(&mut self, obj: u32, by: usize, now: u64) {
-        if self.holder[obj as usize] != Some(by as u32) && self.holder[obj as usize].is_some() {
+        let mutex = self.r.mutexes[obj as usize];
+        if mutex && self.holder[obj as usize] != Some(by as u32) && self.holder[obj as usize].is_some() {
             return;
         }
         self.holder[obj as usize] = None;
-        // The most urgent waiter takes it and becomes ready.
         let waiter = (0..self.r.tasks.len())
             .filter(|&j| self.state[j] == State::Blocked(obj))
             .max_by_key(|&j| (self.urgency(j), std::cmp::Reverse(j)));
-        if let Some(j) = waiter {
-            self.holder[obj as usize] = Some(j as u32);
-            self.set_state(j, State::Ready, now);
+        match waiter {
+            Some(j) => {
+                if mutex {
+                    self.holder[obj as usize] = Some(j as u32);
+                }
+                self.set_state(j, State::Ready, now);
+            }
+            None if !mutex => self.tokens[obj as usize] += 1,
+            None => {}
         }
-        if self.r.mutexes[obj as usize] {
+        if mutex {
             self.reclaim(by);
             if let Some(j) = waiter {
                 self.reclaim(j);
@@ -1056,7 +1185,7 @@ impl Sim<'_> {
         cand.clear();
         cand.extend(self.active.iter().map(|&i| i as usize));
         cand.sort_unstable_by_key(|&i| {
-            (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), i)
+            (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), self.queue_place(i), i)
         });
         let mut chosen = std::mem::take(&mut self.chosen);
         chosen.iter_mut().for_each(|c| *c = None);
@@ -1157,8 +1286,10 @@ impl Sim<'_> {
     fn schedule_fixed(&mut self, now: u64) {
         let mut chosen = std::mem::take(&mut self.chosen);
         chosen.iter_mut().for_each(|c| *c = None);
-        let key =
-            |sim: &Self, i: usize| (sim.urgency(i), matches!(sim.state[i], State::Running(_)), std::cmp::Reverse(i));
+        let key = |sim: &Self, i: usize| {
+            let running = matches!(sim.state[i], State::Running(_));
+            (sim.urgency(i), running, std::cmp::Reverse(sim.queue_place(i)), std::cmp::Reverse(i))
+        };
         for a in 0..self.active.len() {
             let i = self.active[a] as usize;
             let Some(h) = self.home[i] else { continue };

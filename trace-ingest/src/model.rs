@@ -303,6 +303,37 @@ pub struct Gap {
     pub end: u64,
 }
 
+/// The kernel's tick as the recording shows it: the instant at which a
+/// time-slicing kernel rotates tasks of equal priority.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Tick {
+    /// Period, ns.
+    pub period_ns: u64,
+    /// One tick instant, ns (the others are whole periods from it).
+    pub at_ns: u64,
+    /// Whether the recorded kernel time-slices equal priorities at its tick
+    /// by default (FreeRTOS's `configUSE_TIME_SLICING`; Zephyr's slice size
+    /// is 0 unless configured).
+    pub slices: bool,
+    /// Where it was read, for the summary (`BTF TICK events`).
+    pub source: String,
+}
+
+impl Tick {
+    /// The tick of a recording from the instants at which it was seen (an
+    /// ISR's entries, tick events): the median interval, when there are
+    /// at least 3 instants and the interval is not zero.
+    pub fn from_instants(times: &[u64], slices: bool, source: &str) -> Option<Tick> {
+        let mut steps: Vec<u64> = times.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&d| d > 0).collect();
+        if steps.len() < 2 {
+            return None;
+        }
+        steps.sort_unstable();
+        let period_ns = steps[steps.len() / 2];
+        Some(Tick { period_ns, at_ns: times[0], slices, source: source.to_string() })
+    }
+}
+
 /// A whole trace in the format-neutral model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
@@ -326,6 +357,8 @@ pub struct Trace {
     pub runnables: Vec<RunnableUse>,
     /// Stretches the recording does not cover, sorted, not overlapping.
     pub gaps: Vec<Gap>,
+    /// The kernel's tick, when the recording shows one.
+    pub tick: Option<Tick>,
 }
 
 /// A runnable (a function a task calls, in AUTOSAR/APP4MC terms) and what
@@ -354,6 +387,7 @@ impl Trace {
             queued_activations: false,
             runnables: Vec::new(),
             gaps: Vec::new(),
+            tick: None,
         }
     }
 

@@ -43,7 +43,7 @@ use std::io::BufRead;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lines::{Builder, LineFormat, run_lines};
 use crate::model::{
-    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, RunnableUse, Task, TaskId, TaskKind, Trace,
+    Clock, Event, EventKind, NONE, Object, ObjectId, ObjectKind, RunnableUse, Task, TaskId, TaskKind, Tick, Trace,
 };
 use crate::{Parsed, ReadOptions, TraceFormat};
 
@@ -191,6 +191,8 @@ struct Reader {
     seen_data: bool,
     skipped: BTreeMap<String, BTreeMap<String, u64>>,
     unattributed: u64,
+    /// Times of the FreeRTOS logger's `STI TICK` triggers.
+    ticks: Vec<u64>,
 }
 
 /// A numeric-mode field (`#-<id>` table row) to its name; other fields as
@@ -288,6 +290,7 @@ impl Reader {
             seen_data: false,
             skipped: BTreeMap::new(),
             unattributed: 0,
+            ticks: Vec::new(),
         }
     }
 
@@ -298,6 +301,8 @@ impl Reader {
 
     fn finish(mut self) -> Parsed {
         self.drop_non_tasks();
+        // FreeRTOS time-slices equal priorities at its tick by default.
+        self.out.trace.tick = Tick::from_instants(&self.ticks, true, "the FreeRTOS logger's `STI TICK` events");
         for (sched, lanes) in &self.lanes {
             if lanes.len() > 1 {
                 self.out.warn(
@@ -905,6 +910,11 @@ impl Reader {
                 }
                 None => *self.non_task_sources.entry("stimulus triggers from `SIM`/non-tasks".into()).or_default() += 1,
             }
+            return Ok(());
+        }
+        if target == "TICK" {
+            // The FreeRTOS logger's kernel tick.
+            self.ticks.push(time);
             return Ok(());
         }
         // FreeRTOS-logger kernel object operations: `<op> 0x<addr>`.

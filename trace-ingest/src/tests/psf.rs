@@ -25,6 +25,10 @@ fn count(p: &Parsed, kind: EventKind) -> usize {
 fn the_printer_recording_maps_every_kernel_event() {
     let p = parse(&bytes("printer.psf"), FormatChoice::Auto).unwrap();
     assert_eq!(p.format, "psf");
+    // The header's tick rate: the recorder's FreeRTOSConfig.h says
+    // configTICK_RATE_HZ 1000.
+    let tick = p.trace.tick.as_ref().expect("the header's tick rate");
+    assert_eq!((tick.period_ns, tick.slices), (1_000_000, true));
     // TASK_READY 1610, TASK_ACTIVATE 2141 (no ISRs: every one is a switch).
     assert_eq!(count(&p, EventKind::Ready), 1610);
     assert_eq!(count(&p, EventKind::SwitchIn), 2141);

@@ -254,6 +254,16 @@ impl Tuner<'_> {
         let strict_stop = if masks_on { (budget as f64 * STRICT_SHARE) as u64 } else { budget };
         let (strict, strict_proof) = self.strict(strict_stop);
         let masks = masks_on.then(|| self.masks(&strict, budget));
+        // The masks may have ended early (an objective of 0): what they
+        // left finishes the strict answer's certificate.
+        let (strict, strict_proof) = match strict_proof {
+            Certificate::Partial { .. } if self.judge.can_afford(budget) => {
+                let (best, scan) = descend(&mut self.judge, &self.rules, strict, true, budget, false);
+                let certificate = certify(&best, scan, Neighbourhood::MovesAndSwaps);
+                (best, certificate)
+            }
+            proof => (strict, proof),
+        };
         let traffic_cores = self.judge.merge(&input.traffic.placement.core_of);
         let traffic_point = Point {
             origin: Origin::TrafficOptimum,

@@ -32,7 +32,7 @@ use trace_recorder_parser::types::{KernelPortIdentity, ObjectClass, ObjectHandle
 
 use crate::core_state::Cores;
 use crate::error::{ParseError, ParseErrorKind};
-use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
+use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Tick, Trace};
 use crate::{Parsed, ReadOptions, TraceFormat, Warning};
 
 /// Format name used in messages and `--format`.
@@ -258,6 +258,14 @@ impl Reader {
         if self.frequency == 0 {
             return Err(self.fail(0, "a timer frequency above 0 in the timestamp configuration", "0".into()));
         }
+        // The FreeRTOS port: the kernel time-slices at its tick by default.
+        let rate = u64::from(rd.timestamp_info.os_tick_rate_hz.get_raw());
+        self.trace.tick = (rate > 0).then(|| Tick {
+            period_ns: 1_000_000_000 / rate,
+            at_ns: 0,
+            slices: true,
+            source: format!("the recorder's header ({rate} Hz)"),
+        });
         Ok(rd)
     }
 

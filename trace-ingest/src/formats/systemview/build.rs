@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::os::{Api, Role};
 use super::packet::Packet;
 use crate::core_state::Cores;
-use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Trace};
+use crate::model::{Clock, Event, EventKind, Object, ObjectId, ObjectKind, Task, TaskId, TaskKind, Tick, Trace};
 use crate::{Parsed, Warning};
 
 /// A task, ISR or idle task, as the recording identifies it.
@@ -45,6 +45,9 @@ pub(super) struct Decoder {
     /// Per task: when and on which core its last READY was.
     last_ready: HashMap<TaskId, (u64, u16)>,
     skipped: crate::unused::Unused,
+    /// Whether the recorded OS time-slices equal priorities at its tick by
+    /// default (FreeRTOS and ESP-IDF's FreeRTOS do).
+    slices: bool,
 }
 
 impl Decoder {
@@ -58,8 +61,11 @@ impl Decoder {
             (None, Some(os)) => super::os::priority_order(os),
             (None, None) => crate::PriorityOrder::High,
         };
+        let named = api.as_ref().map(|a| a.os.as_str()).or(os).unwrap_or("");
+        let slices = named.to_ascii_lowercase().contains("freertos");
         Decoder {
             trace,
+            slices,
             api,
             multicore,
             tasks: HashMap::default(),
@@ -295,6 +301,7 @@ impl Decoder {
         for &(start, end) in gaps {
             self.trace.add_gap(start, end);
         }
+        self.trace.tick = self.systick();
         // Recorders that never mark a task leaving the ready state (ESP-IDF's
         // streams): blocking is read from the READY that ends it.
         if !self.stop_ready_seen {
@@ -319,6 +326,23 @@ impl Decoder {
             model: None,
             notes: Vec::new(),
         }
+    }
+}
+
+impl Decoder {
+    /// The tick from the entries of the `SysTick` ISR (the first core's, on
+    /// a multi-core recording: `SysTick@cpu0`).
+    fn systick(&self) -> Option<Tick> {
+        let is_tick = |name: &str| name.split('@').next().is_some_and(|n| n.eq_ignore_ascii_case("SysTick"));
+        let id = self.trace.tasks.iter().position(|t| t.kind == TaskKind::Isr && is_tick(&t.name))? as TaskId;
+        let entries: Vec<u64> = self
+            .trace
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::IsrEnter && e.task == id)
+            .map(|e| e.time)
+            .collect();
+        Tick::from_instants(&entries, self.slices, "the `SysTick` ISR's entries")
     }
 }
 
