@@ -499,11 +499,8 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
     ));
     if o.deadlocks > 0 {
-        text.push_str(&format!(
-            "deadlocked {} times: every unfinished task blocked on a semaphore or mutex taken in another order than \
-             recorded; each time the most urgent blocked take went on, as recorded\n",
-            o.deadlocks
-        ));
+        text.push_str(&corera_emit::deadlock_note(&format!("{} times", o.deadlocks)));
+        text.push('\n');
     }
     text.push_str(&format!("kernel: {}\n", workload.rules.describe()));
     let chains = corera_emit::records::ChainRecord::of(&workload);

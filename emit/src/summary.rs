@@ -321,16 +321,10 @@ fn replay_table(s: &mut String, a: &Analysis) {
         .policies
         .iter()
         .filter(|r| r.outcome.deadlocks > 0)
-        .map(|r| format!("{} {}", r.label, r.outcome.deadlocks))
+        .map(|r| format!("{} {} times", r.label, r.outcome.deadlocks))
         .collect();
     if !stuck.is_empty() {
-        let _ = writeln!(
-            s,
-            "(deadlocked: {}: times the run stopped with every unfinished task blocked on a semaphore or mutex it \
-             took in another order than recorded; each time the most urgent blocked take went on, as recorded, and \
-             its wait counts in READY)",
-            stuck.join(", ")
-        );
+        let _ = writeln!(s, "({})", deadlock_note(&stuck.join(", ")));
     }
     if let Some(rules) = &a.replay.rules {
         let _ = writeln!(s, "(kernel: {})", rules.describe());
@@ -402,6 +396,15 @@ pub(crate) fn mapping_comparison(s: &mut String, a: &Analysis, m: &crate::record
     };
     let _ = writeln!(s, "the model's mapping: {}", line(&mapping.cost));
     let _ = writeln!(s, "corera's placement:  {}", line(&a.cost));
+}
+
+/// What `how_often` replays deadlocking means (`single core 6 times`).
+pub fn deadlock_note(how_often: &str) -> String {
+    format!(
+        "deadlocked {how_often}: the run stopped with every unfinished task blocked on a semaphore or mutex it took \
+         in another order than recorded; each time the most urgent blocked take went on, as recorded, and its wait \
+         counts in READY"
+    )
 }
 
 /// The `simulate --as-recorded` table: per task, the replay against the

@@ -6,7 +6,7 @@
 //! ([`Kernel`]), and [`Rules::describe`] states where each came from.
 
 use corera_placement::Kernel;
-use corera_trace_ingest::{EventKind, Tick, Trace};
+use corera_trace_ingest::{Tick, Trace};
 use serde::{Deserialize, Serialize};
 
 /// The tick at which equal priorities take turns.
@@ -47,20 +47,7 @@ pub struct Recorded {
 impl Recorded {
     /// What `trace` shows.
     pub fn of(trace: &Trace) -> Recorded {
-        let mut depth = vec![0u32; usize::from(u16::MAX) + 1];
-        let mut seen = None;
-        for e in &trace.events {
-            let d = &mut depth[usize::from(e.core)];
-            match e.kind {
-                EventKind::IsrEnter => {
-                    seen = Some(seen == Some(true) || *d > 0);
-                    *d += 1;
-                }
-                EventKind::IsrExit => *d = d.saturating_sub(1),
-                _ => {}
-            }
-        }
-        Recorded { tick: trace.tick.clone(), isr_nesting: seen }
+        Recorded { tick: trace.tick.clone(), isr_nesting: trace.isrs_nested() }
     }
 }
 

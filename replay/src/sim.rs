@@ -719,13 +719,20 @@ impl Sim<'_> {
         self.next_queued += 1;
     }
 
-    /// At a tick, with time slicing: each running task with a ready task of
-    /// its own urgency that may take its core goes behind it.
-    fn rotate(&mut self, now: u64) {
+    /// The busy cores in core order, in the scratch buffer (to be given
+    /// back to `scratch_cores`).
+    fn busy_in_core_order(&mut self) -> Vec<usize> {
         let mut cores = std::mem::take(&mut self.scratch_cores);
         cores.clear();
         cores.extend(self.busy.iter().map(|&c| usize::from(c)));
         cores.sort_unstable();
+        cores
+    }
+
+    /// At a tick, with time slicing: each running task with a ready task of
+    /// its own urgency that may take its core goes behind it.
+    fn rotate(&mut self, now: u64) {
+        let cores = self.busy_in_core_order();
         for &c in &cores {
             let c = c as u16;
             let i = self.running[usize::from(c)].expect("a busy core runs a task");
@@ -865,7 +872,12 @@ impl Sim<'_> {
             .max_by_key(|&(j, _)| (self.urgency(j), std::cmp::Reverse(j)));
         let Some((j, obj)) = stuck else { return false };
         if self.r.mutexes[obj as usize] {
-            self.holder[obj as usize] = Some(j as u32);
+            // The holder (blocked elsewhere) no longer holds it, nor what
+            // waiting on it lent.
+            let held_by = self.holder[obj as usize].replace(j as u32);
+            if let Some(h) = held_by {
+                self.reclaim(h as usize);
+            }
         }
         self.set_state(j, State::Ready, now);
         self.dirty = true;
@@ -979,10 +991,7 @@ impl Sim<'_> {
         {
             // In core order: what one core's task does at this instant
             // (a signal, a take) comes before the next core's.
-            let mut cores = std::mem::take(&mut self.scratch_cores);
-            cores.clear();
-            cores.extend(self.busy.iter().map(|&c| usize::from(c)));
-            cores.sort_unstable();
+            let cores = self.busy_in_core_order();
             for &c in &cores {
                 let Some(i) = self.running[c] else { continue };
                 let State::Running(core) = self.state[i] else { continue };

@@ -443,6 +443,25 @@ impl Trace {
         seen.iter().filter(|s| **s).count()
     }
 
+    /// Whether an ISR was ever entered while another ran on its core
+    /// (`None`: the trace has no ISR entry).
+    pub fn isrs_nested(&self) -> Option<bool> {
+        let mut depth = vec![0u32; usize::from(u16::MAX) + 1];
+        let mut nested = None;
+        for e in &self.events {
+            let d = &mut depth[usize::from(e.core)];
+            match e.kind {
+                EventKind::IsrEnter => {
+                    nested = Some(nested == Some(true) || *d > 0);
+                    *d += 1;
+                }
+                EventKind::IsrExit => *d = d.saturating_sub(1),
+                _ => {}
+            }
+        }
+        nested
+    }
+
     /// Number of events of each kind, in [`EventKind::ALL`] order.
     pub fn count_by_kind(&self) -> [u64; 13] {
         let mut counts = [0u64; 13];
