@@ -514,11 +514,17 @@ fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     let p = pipeline::prepare(&args.input, &args.place, quiet)?;
     warn(quiet, &p.name, &p.warnings);
     let cores = p.schedule.cores.max(1);
+    let wake = p.parsed.trace.cross_core_wake();
     let platform = match &args.place.platform {
         Some(_) => p.platform.clone(),
         None => {
             let mut platform = corera_placement::Platform::identical(cores as u16);
             platform.costs = corera_placement::Costs::none();
+            // What a cross-core wake took in the recording, when it took
+            // one steady time, delays each cross-core signal.
+            if let Some(w) = wake.filter(|w| w.is_steady()) {
+                platform.costs.message_latency_ns = w.median_ns;
+            }
             platform
         }
     };
@@ -573,6 +579,7 @@ fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         chains: corera_emit::records::ChainRecord::of(&workload),
         replayed_chains: o.chains.clone(),
         rules: Some(workload.rules.clone()),
+        cross_core_wake: wake,
     };
     if args.json {
         return stdout(&to_json(&record));

@@ -1062,6 +1062,11 @@ pub struct FidelityRecord {
     /// The kernel's rules the replay kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Rules>,
+    /// What waking a task on another, idle core took in the recording;
+    /// when steady (and no `--platform`), the platform's
+    /// `message_latency_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_core_wake: Option<corera_trace_ingest::CrossCoreWake>,
 }
 
 /// One task of a [`FidelityRecord`].

@@ -484,8 +484,33 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
     if let Some(rules) = &r.rules {
         let _ = writeln!(s, "kernel: {}", rules.describe());
     }
+    if let Some(w) = &r.cross_core_wake {
+        let _ = writeln!(s, "cross-core wake: {}", wake_text(w, r.platform.costs.message_latency_ns));
+    }
     s.push_str(&chains_text(&r.chains, &[("replayed as recorded", r.replayed_chains.as_slice())]));
     s
+}
+
+/// What a recording's cross-core wakes took, and the latency the replay
+/// charged each cross-core signal (`charged_ns`).
+fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64) -> String {
+    let us = |ns: u64| format!("{:.1} µs", ns as f64 / 1e3);
+    let (median, low, high, n) = (us(w.median_ns), us(w.p25_ns), us(w.p75_ns), w.wakes);
+    let charged = match charged_ns {
+        0 => "none charged".to_string(),
+        ns => format!("the platform's {} charged", us(ns)),
+    };
+    if !w.is_steady() {
+        return format!(
+            "{low} to {high} in the middle half of {n} wakes onto an idle core (median {median}): no one latency, {charged}"
+        );
+    }
+    let measured = format!("{median} (median of {n} wakes onto an idle core; middle half {low} to {high})");
+    if charged_ns == w.median_ns {
+        format!("{measured}, charged to each cross-core signal")
+    } else {
+        format!("{measured}; {charged}")
+    }
 }
 
 fn cores_list(cores: &[u16]) -> String {

@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 pub struct Slice {
     /// Ns between ticks.
     pub period_ns: u64,
-    /// One tick instant, ns.
+    /// One tick instant, ns, in the replay's clock (0 at the trace's
+    /// first event).
     pub at_ns: u64,
 }
 
@@ -45,9 +46,16 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// What `trace` shows.
+    /// What `trace` shows, in the replay's clock: it starts at the trace's
+    /// first event, so the tick's instant is moved by as much (a tick
+    /// recorded at 1.408 ms of a trace starting there is at 0).
     pub fn of(trace: &Trace) -> Recorded {
-        Recorded { tick: trace.tick.clone(), isr_nesting: trace.isrs_nested() }
+        let tick = trace.tick.clone().map(|mut t| {
+            let period = i128::from(t.period_ns.max(1));
+            t.at_ns = (i128::from(t.at_ns) - i128::from(trace.start())).rem_euclid(period) as u64;
+            t
+        });
+        Recorded { tick, isr_nesting: trace.isrs_nested() }
     }
 }
 

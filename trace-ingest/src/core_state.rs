@@ -5,7 +5,7 @@
 //! "X blocks" into the model's events the same way for both.
 
 use crate::Warning;
-use crate::model::{Event, EventKind, TaskId, Trace};
+use crate::model::{Event, EventKind, TaskId, TaskKind, Trace};
 
 /// One core's state.
 #[derive(Debug, Default)]
@@ -152,17 +152,49 @@ pub(crate) fn mark_silence(trace: &mut Trace) -> Option<Warning> {
 /// (FreeRTOS's `traceMOVED_TASK_TO_READY_STATE` fires when a task enters
 /// it), so a READY before it runs again means it waited. The one exception,
 /// a ready task re-queued at an inherited priority, is why recordings that
-/// do mark blocking are not read this way. Events must be in time order.
+/// do mark blocking are not read this way. Likewise a task switched out for
+/// its core's idle loop and never run nor readied again had blocked or
+/// ended (ESP-IDF's example tasks delete themselves): a kernel runs the
+/// idle loop only when nothing that may use the core is ready, unless the
+/// task shares the idle loop's priority. Events must be in time order.
 pub(crate) fn blocked_if_readied(trace: &mut Trace) {
     let mut last_out: Vec<Option<usize>> = vec![None; trace.tasks.len()];
+    // Per core: the latest switch-out not yet followed by a switch-in there.
+    let mut out_on_core: Vec<Option<usize>> = Vec::new();
+    let mut idle_next = std::collections::HashSet::new();
+    let idle_priority = trace.tasks.iter().find(|t| t.kind == TaskKind::Idle).and_then(|t| t.priority);
     let mut retype = Vec::new();
     for (i, e) in trace.events.iter().enumerate() {
         let t = e.task as usize;
+        let c = usize::from(e.core);
+        if out_on_core.len() <= c {
+            out_on_core.resize(c + 1, None);
+        }
         match e.kind {
-            EventKind::Preempted => last_out[t] = Some(i),
-            EventKind::Blocked | EventKind::Finished | EventKind::SwitchIn => last_out[t] = None,
+            EventKind::Preempted => {
+                last_out[t] = Some(i);
+                out_on_core[c] = Some(i);
+            }
+            EventKind::SwitchIn => {
+                if let Some(out) = out_on_core[c].take()
+                    && trace.tasks[t].kind == TaskKind::Idle
+                {
+                    idle_next.insert(out);
+                }
+                last_out[t] = None;
+            }
+            EventKind::Blocked | EventKind::Finished => last_out[t] = None,
             EventKind::Ready => retype.extend(last_out[t].take()),
             _ => {}
+        }
+    }
+    for (t, out) in last_out.iter().enumerate() {
+        let shares_idle = idle_priority.is_some() && trace.tasks[t].priority == idle_priority;
+        if let Some(i) = *out
+            && idle_next.contains(&i)
+            && !shares_idle
+        {
+            retype.push(i);
         }
     }
     if retype.is_empty() {

@@ -114,3 +114,22 @@ fn ticks_fall_on_whole_periods_from_the_recorded_one() {
     assert_eq!(s.next_after(1299), 1300);
     assert!(s.is_tick(2300) && s.is_tick(300) && !s.is_tick(301) && !s.is_tick(0));
 }
+
+/// The replay's clock starts at the trace's first event, and so does the
+/// tick's phase: a trace starting at 1.4 ms with ticks recorded at
+/// 1.7 ms + k ms ticks at 0.3 ms + k ms in the replay; a tick given at 0
+/// (a TraceRecorder header's) at 0.6 ms + k ms. (The ESP32 recordings start
+/// 1.408 ms into their timebase; sliced at unshifted ticks, their `alloc1`
+/// replayed 84 % slower than recorded.)
+#[test]
+fn the_recorded_tick_is_moved_to_the_replays_clock() {
+    let mut trace = log("corera-log 1 clock=us\ntask 1 task 1 T\n1400 0 rdy 1\n1400 0 in 1\n1900 0 out 1 done\n");
+    assert_eq!(trace.start(), 1_400_000);
+    let tick = |at_ns| corera_trace_ingest::Tick { period_ns: 1_000_000, at_ns, slices: true, source: "t".into() };
+    trace.tick = Some(tick(1_700_000));
+    assert_eq!(crate::Recorded::of(&trace).tick.unwrap().at_ns, 300_000);
+    trace.tick = Some(tick(0));
+    assert_eq!(crate::Recorded::of(&trace).tick.unwrap().at_ns, 600_000);
+    let r = Replay::from_trace(&trace, &[]);
+    assert_eq!(r.rules.slice.unwrap().next_after(0), 600_000);
+}

@@ -137,3 +137,21 @@ fn a_cut_stream_a_wrapped_clock_and_an_unknown_event_are_handled_and_said() {
     assert!(super::chain(&e).contains(":3:1:"), "{}", super::chain(&e));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The in-memory decoder (what the fuzz target drives) reads the sample as
+/// the reader reads its directory.
+#[test]
+fn decoding_in_memory_equals_reading_the_directory() {
+    let from_dir = parse(&sample("printer"));
+    let metadata = std::fs::read_to_string(sample("printer/metadata")).unwrap();
+    let stream = std::fs::read(sample("printer/channel0_0")).unwrap();
+    let in_memory = ctf::decode(&metadata, "metadata", &[("channel0_0", &stream)]).unwrap();
+    assert_eq!(in_memory.trace.events.len(), from_dir.trace.events.len());
+    assert!(!in_memory.trace.events.is_empty());
+    let names = |p: &Parsed| p.trace.tasks.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&in_memory), names(&from_dir));
+    assert!(in_memory.trace.events.iter().zip(from_dir.trace.events.iter()).all(|(a, b)| a == b));
+    // Metadata that is not TSDL: the error names the given path and line.
+    let e = ctf::decode("/* CTF 1.8 */\nevent { id = 1; };\n", "meta.tsdl", &[]).unwrap_err();
+    assert!(e.to_string().contains("meta.tsdl:2:1:"), "{e}");
+}

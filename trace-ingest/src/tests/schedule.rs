@@ -154,3 +154,37 @@ fn time_inside_a_gap_of_the_recording_is_not_counted() {
     assert_eq!(s.tasks[1].ready_ns(), 18 * US);
     assert_eq!(s.tasks[1].responses().collect::<Vec<_>>(), vec![10 * US]);
 }
+
+/// Cross-core wakes: A on core 0 readies B five times while core 1 runs its
+/// idle loop, and B starts there 40, 50, 50, 50, 60 µs later (median 50,
+/// steady); a sixth wake, onto core 1 while C runs there, and B readied on
+/// the core it then runs on, do not count. With four wakes: no measure.
+#[test]
+fn cross_core_wakes_are_measured_onto_idle_cores() {
+    let mut body = String::from("task 1 task 2 A\ntask 2 task 1 B\ntask 3 task 1 C\ntask 9 idle 0 IDLE1\n0 1 in 9\n");
+    for (k, delay) in [40, 50, 50, 50, 60].into_iter().enumerate() {
+        let t = 1000 * (k as u64 + 1);
+        body += &format!(
+            "{t} 0 rdy 1\n{t} 0 in 1\n{} 0 wake 1 2\n{} 0 rdy 2\n{} 0 out 1 done\n{} 1 out 9 preempt\n{} 1 in 2\n{} 1 out 2 block\n{} 1 in 9\n",
+            t + 5,
+            t + 5,
+            t + 10,
+            t + 5 + delay,
+            t + 5 + delay,
+            t + 5 + delay + 20,
+            t + 5 + delay + 20
+        );
+    }
+    // Onto a busy core 1 (C runs there), then on its own core 0.
+    body += "7000 1 out 9 preempt\n7000 1 in 3\n7005 0 rdy 2\n7400 1 out 3 done\n7400 1 in 2\n7420 1 out 2 block\n\
+             7420 1 in 9\n8000 0 rdy 2\n8000 0 in 2\n8010 0 out 2 block\n";
+    let text = format!("corera-log 1 clock=us\n{body}");
+    let trace = parse_as(&text, FormatChoice::Auto).unwrap().trace;
+    let w = trace.cross_core_wake().expect("five wakes onto an idle core");
+    assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 50 * US, 50 * US, 50 * US));
+    assert!(w.is_steady());
+    let four =
+        text.replacen("1000 0 rdy 1\n1000 0 in 1\n1005 0 wake 1 2\n1005 0 rdy 2\n", "1000 0 rdy 1\n1000 0 in 1\n", 1);
+    let four = parse_as(&four, FormatChoice::Auto).unwrap().trace;
+    assert_eq!(four.cross_core_wake(), None);
+}

@@ -67,8 +67,7 @@ impl TraceFormat for Ctf {
             |line: u64, kind: ParseErrorKind| ParseError { path: path.clone(), line, column: 1, format: NAME, kind };
         let mut text = String::new();
         reader.read_to_string(&mut text).map_err(|e| error(1, ParseErrorKind::Io(e)))?;
-        let meta =
-            tsdl::parse(&text).map_err(|(line, expected)| error(line as u64, ParseErrorKind::Missing { expected }))?;
+        let meta = metadata(&text, &path)?;
         let dir = Path::new(&path).parent().map(Path::to_path_buf).unwrap_or_default();
         let streams = stream_files(&dir, &path).map_err(|found| {
             error(
@@ -93,6 +92,30 @@ impl TraceFormat for Ctf {
         }
         Ok(d.finish(streams.len()))
     }
+}
+
+/// Reads a CTF trace held in memory: its metadata text (named `path` in
+/// errors) and its streams as (name, bytes), in order; what the reader does
+/// with a trace directory, for callers (and the fuzz target) that have no
+/// files.
+pub fn decode(metadata_text: &str, path: &str, streams: &[(&str, &[u8])]) -> Result<Parsed, ParseError> {
+    let meta = metadata(metadata_text, path)?;
+    let mut d = Decoder::new(&meta);
+    for (name, bytes) in streams {
+        d.stream(name, bytes);
+    }
+    Ok(d.finish(streams.len()))
+}
+
+/// The trace's TSDL metadata, or an error naming `path` and the line.
+fn metadata(text: &str, path: &str) -> Result<Metadata, ParseError> {
+    tsdl::parse(text).map_err(|(line, expected)| ParseError {
+        path: path.to_string(),
+        line: line as u64,
+        column: 1,
+        format: NAME,
+        kind: ParseErrorKind::Missing { expected },
+    })
 }
 
 /// The stream files of the trace whose metadata is `metadata`: every other
