@@ -516,8 +516,12 @@ impl Trace {
                     }
                     running[c] = Some(if self.tasks[t].kind == TaskKind::Idle { NONE } else { e.task });
                 }
-                EventKind::Preempted | EventKind::Blocked | EventKind::Finished if running[c] == Some(e.task) => {
-                    running[c] = Some(NONE);
+                EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
+                    // A READY seen while it ran is not a wake.
+                    pending[t] = None;
+                    if running[c] == Some(e.task) {
+                        running[c] = Some(NONE);
+                    }
                 }
                 _ => {}
             }

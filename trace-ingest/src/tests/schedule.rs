@@ -157,8 +157,9 @@ fn time_inside_a_gap_of_the_recording_is_not_counted() {
 
 /// Cross-core wakes: A on core 0 readies B five times while core 1 runs its
 /// idle loop, and B starts there 40, 50, 50, 50, 60 µs later (median 50,
-/// steady); a sixth wake, onto core 1 while C runs there, and B readied on
-/// the core it then runs on, do not count. With four wakes: no measure.
+/// steady); a READY while B runs, a wake onto core 1 while C runs there,
+/// and B readied on the core it then runs on do not count. With four wakes:
+/// no measure.
 #[test]
 fn cross_core_wakes_are_measured_onto_idle_cores() {
     let mut body = String::from("task 1 task 2 A\ntask 2 task 1 B\ntask 3 task 1 C\ntask 9 idle 0 IDLE1\n0 1 in 9\n");
@@ -175,6 +176,10 @@ fn cross_core_wakes_are_measured_onto_idle_cores() {
             t + 5 + delay + 20
         );
     }
+    // A READY while B runs on core 2 (core 1 idle) is no wake: B blocks,
+    // then starts on core 1 with no READY of its own (a recorder's loss).
+    body += "6000 2 in 2\n6001 0 rdy 2\n6010 2 out 2 block\n6500 1 out 9 preempt\n6500 1 in 2\n6510 1 out 2 block\n\
+             6510 1 in 9\n";
     // Onto a busy core 1 (C runs there), then on its own core 0.
     body += "7000 1 out 9 preempt\n7000 1 in 3\n7005 0 rdy 2\n7400 1 out 3 done\n7400 1 in 2\n7420 1 out 2 block\n\
              7420 1 in 9\n8000 0 rdy 2\n8000 0 in 2\n8010 0 out 2 block\n";
