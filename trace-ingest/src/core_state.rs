@@ -157,7 +157,7 @@ pub(crate) fn mark_silence(trace: &mut Trace) -> Option<Warning> {
 /// ended (ESP-IDF's example tasks delete themselves): a kernel runs the
 /// idle loop only when nothing that may use the core is ready, unless the
 /// task shares the idle loop's priority. Events must be in time order.
-pub(crate) fn blocked_if_readied(trace: &mut Trace) {
+pub(crate) fn infer_blocking(trace: &mut Trace) {
     let mut last_out: Vec<Option<usize>> = vec![None; trace.tasks.len()];
     // Per core: the latest switch-out not yet followed by a switch-in there.
     let mut out_on_core: Vec<Option<usize>> = Vec::new();

@@ -487,8 +487,8 @@ impl Trace {
     }
 
     /// How long tasks made ready took to start on another core that was
-    /// idle when they were made ready ([`CrossCoreWake`]; `None` under 5
-    /// such wakes): what waking a task across cores takes on the recorded
+    /// idle when they were made ready, outside the recording's gaps
+    /// ([`CrossCoreWake`]; `None` under 5 such wakes): what waking a task across cores takes on the recorded
     /// system (the inter-processor interrupt, the other core's scheduler),
     /// beyond any task's execution.
     pub fn cross_core_wake(&self) -> Option<CrossCoreWake> {
@@ -511,6 +511,7 @@ impl Trace {
                         && e.core != from
                         && c < 64
                         && idle >> c & 1 == 1
+                        && self.gap_ns(at, e.time) == 0
                     {
                         delays.push(e.time - at);
                     }

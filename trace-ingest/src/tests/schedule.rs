@@ -158,8 +158,8 @@ fn time_inside_a_gap_of_the_recording_is_not_counted() {
 /// Cross-core wakes: A on core 0 readies B five times while core 1 runs its
 /// idle loop, and B starts there 40, 50, 50, 50, 60 µs later (median 50,
 /// steady); a READY while B runs, a wake onto core 1 while C runs there,
-/// and B readied on the core it then runs on do not count. With four wakes:
-/// no measure.
+/// and B readied on the core it then runs on do not count, nor a wake
+/// across a gap. With four wakes: no measure.
 #[test]
 fn cross_core_wakes_are_measured_onto_idle_cores() {
     let mut body = String::from("task 1 task 2 A\ntask 2 task 1 B\ntask 3 task 1 C\ntask 9 idle 0 IDLE1\n0 1 in 9\n");
@@ -188,6 +188,10 @@ fn cross_core_wakes_are_measured_onto_idle_cores() {
     let w = trace.cross_core_wake().expect("five wakes onto an idle core");
     assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 50 * US, 50 * US, 50 * US));
     assert!(w.is_steady());
+    // A wake across a gap in the recording is not measured: 4 left.
+    let mut gapped = trace.clone();
+    gapped.add_gap(1_020_000, 1_030_000);
+    assert_eq!(gapped.cross_core_wake(), None);
     let four =
         text.replacen("1000 0 rdy 1\n1000 0 in 1\n1005 0 wake 1 2\n1005 0 rdy 2\n", "1000 0 rdy 1\n1000 0 in 1\n", 1);
     let four = parse_as(&four, FormatChoice::Auto).unwrap().trace;

@@ -63,34 +63,22 @@ impl TraceFormat for Ctf {
 
     fn parse(&mut self, reader: &mut dyn BufRead) -> Result<Parsed, ParseError> {
         let path = self.options.path.clone();
-        let error =
-            |line: u64, kind: ParseErrorKind| ParseError { path: path.clone(), line, column: 1, format: NAME, kind };
         let mut text = String::new();
-        reader.read_to_string(&mut text).map_err(|e| error(1, ParseErrorKind::Io(e)))?;
+        reader.read_to_string(&mut text).map_err(|e| error(&path, 1, ParseErrorKind::Io(e)))?;
         let meta = metadata(&text, &path)?;
         let dir = Path::new(&path).parent().map(Path::to_path_buf).unwrap_or_default();
-        let streams = stream_files(&dir, &path).map_err(|found| {
-            error(
-                1,
-                ParseErrorKind::expected(
-                    "the trace's stream files beside its metadata (give the trace directory)",
-                    &found,
-                ),
-            )
+        let files = stream_files(&dir, &path).map_err(|found| {
+            let expected = "the trace's stream files beside its metadata (give the trace directory)";
+            error(&path, 1, ParseErrorKind::expected(expected, &found))
         })?;
-        let mut d = Decoder::new(&meta);
-        for file in &streams {
+        let mut streams = Vec::with_capacity(files.len());
+        for file in &files {
             let shown = file.display().to_string();
-            let bytes = std::fs::read(file).map_err(|e| ParseError {
-                path: shown.clone(),
-                line: 1,
-                column: 1,
-                format: NAME,
-                kind: ParseErrorKind::Io(e),
-            })?;
-            d.stream(&shown, &bytes);
+            let bytes = std::fs::read(file).map_err(|e| error(&shown, 1, ParseErrorKind::Io(e)))?;
+            streams.push((shown, bytes));
         }
-        Ok(d.finish(streams.len()))
+        let streams: Vec<(&str, &[u8])> = streams.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+        Ok(decode_streams(&meta, &streams))
     }
 }
 
@@ -99,23 +87,26 @@ impl TraceFormat for Ctf {
 /// with a trace directory, for callers (and the fuzz target) that have no
 /// files.
 pub fn decode(metadata_text: &str, path: &str, streams: &[(&str, &[u8])]) -> Result<Parsed, ParseError> {
-    let meta = metadata(metadata_text, path)?;
-    let mut d = Decoder::new(&meta);
+    Ok(decode_streams(&metadata(metadata_text, path)?, streams))
+}
+
+/// The streams (name, bytes), in order, under `meta`.
+fn decode_streams(meta: &Metadata, streams: &[(&str, &[u8])]) -> Parsed {
+    let mut d = Decoder::new(meta);
     for (name, bytes) in streams {
         d.stream(name, bytes);
     }
-    Ok(d.finish(streams.len()))
+    d.finish(streams.len())
 }
 
 /// The trace's TSDL metadata, or an error naming `path` and the line.
 fn metadata(text: &str, path: &str) -> Result<Metadata, ParseError> {
-    tsdl::parse(text).map_err(|(line, expected)| ParseError {
-        path: path.to_string(),
-        line: line as u64,
-        column: 1,
-        format: NAME,
-        kind: ParseErrorKind::Missing { expected },
-    })
+    tsdl::parse(text).map_err(|(line, expected)| error(path, line as u64, ParseErrorKind::Missing { expected }))
+}
+
+/// An error in `path` at `line`.
+fn error(path: &str, line: u64, kind: ParseErrorKind) -> ParseError {
+    ParseError { path: path.to_string(), line, column: 1, format: NAME, kind }
 }
 
 /// The stream files of the trace whose metadata is `metadata`: every other

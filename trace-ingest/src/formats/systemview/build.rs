@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `INIT` (timestamp frequency), `TASK_INFO` (id, priority, name), `NAME_RESOURCE`, `SYSDESC` (`I#n=` ISR names) | tasks and their priorities, object and ISR names |
 //! | `TASK_START_READY` | ready; a wakeup by the task or ISR whose send, give or notify came just before on that core |
-//! | `TASK_START_EXEC`, `IDLE` | switched in (`IDLE`: the core's idle loop); the task switched out blocked if it had a `TASK_STOP_READY` or a delay or wait call since it ran, else preempted (without any `TASK_STOP_READY` in the recording: see `core_state::blocked_if_readied`) |
+//! | `TASK_START_EXEC`, `IDLE` | switched in (`IDLE`: the core's idle loop); the task switched out blocked if it had a `TASK_STOP_READY` or a delay or wait call since it ran, else preempted (without any `TASK_STOP_READY` in the recording: see `core_state::infer_blocking`) |
 //! | `ISR_ENTER` / `ISR_EXIT`, `ISR_TO_SCHEDULER` | ISR enter / exit |
 //! | OS API calls, by the OS's table ([`super::os`]) | send / receive, give / take, notify, signal |
 
@@ -303,9 +303,10 @@ impl Decoder {
         }
         self.trace.tick = self.systick();
         // Recorders that never mark a task leaving the ready state (ESP-IDF's
-        // streams): blocking is read from the READY that ends it.
+        // streams): blocking is read from the READY that ends it, or from the
+        // idle loop that follows a task never seen again.
         if !self.stop_ready_seen {
-            crate::core_state::blocked_if_readied(&mut self.trace);
+            crate::core_state::infer_blocking(&mut self.trace);
         }
         warnings.extend(crate::core_state::mark_silence(&mut self.trace));
         if overflows > 0 {
