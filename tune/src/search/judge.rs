@@ -131,6 +131,16 @@ impl<'a> Judge<'a> {
     /// Replays the probes not met before, in parallel (answers in order),
     /// up to `stop` replays in all; `None` for those the budget or the time
     /// left no room for.
+    /// Judges `probes` whatever the budget and the time limit (counted
+    /// all the same): for the one point a search cannot start without.
+    pub(super) fn judge_regardless(&mut self, probes: &[Probe]) -> Vec<Option<Judged>> {
+        let (budget, out_of_time, deadline) = (self.budget, self.out_of_time, self.deadline.take());
+        (self.budget, self.out_of_time) = (u64::MAX, false);
+        let answers = self.judge(probes, u64::MAX);
+        (self.budget, self.out_of_time, self.deadline) = (budget, out_of_time, deadline);
+        answers
+    }
+
     pub(super) fn judge(&mut self, probes: &[Probe], stop: u64) -> Vec<Option<Judged>> {
         let mut todo: Vec<usize> = Vec::new();
         let mut seen: FxHashMap<&Probe, ()> = FxHashMap::default();

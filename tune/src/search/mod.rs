@@ -297,28 +297,30 @@ impl Tuner<'_> {
     fn points(&mut self, probes: Vec<(Origin, Probe)>, stop: u64) -> Vec<Point> {
         let only: Vec<Probe> = probes.iter().map(|(_, p)| p.clone()).collect();
         let answers = self.judge.judge(&only, stop);
-        probes
-            .into_iter()
-            .zip(answers)
-            .filter_map(|((origin, probe), answer)| {
-                answer.map(|j| Point {
-                    origin,
-                    steps: 0,
-                    kicks: 0,
-                    core_of: probe.core_of,
-                    masks: probe.masks,
-                    score: j.score,
-                    waits: j.waits,
-                })
-            })
-            .collect()
+        points_of(probes, answers)
+    }
+
+    /// The starting points judged within `stop`, and at least the first of
+    /// them whatever the budget or the time limit: a budget spent before
+    /// the search starts (`--replay-budget 1`) still leaves it a point to
+    /// start from, one replay over the budget.
+    fn starts_within(&mut self, probes: Vec<(Origin, Probe)>, stop: u64) -> Vec<Point> {
+        let first = probes.first().cloned();
+        let points = self.points(probes, stop);
+        match (points.is_empty(), first) {
+            (true, Some(first)) => {
+                let answers = self.judge.judge_regardless(std::slice::from_ref(&first.1));
+                points_of(vec![first], answers)
+            }
+            _ => points,
+        }
     }
 
     /// The best strict placement on the whole trace and its certificate,
     /// spending up to `stop` of the budget.
     fn strict(&mut self, stop: u64) -> Found {
         let starts = self.starts();
-        let mut starts = self.points(starts, stop);
+        let mut starts = self.starts_within(starts, stop);
         starts.sort_by(|a, b| a.score.order(&b.score));
         if let Some(first) = starts.first() {
             self.judge.tell(&first.score.clone());
@@ -382,7 +384,7 @@ impl Tuner<'_> {
         if let Some(local) = neighbourhood::local_masks(&self.judge, &self.rules, &strict.core_of) {
             probes.push((Origin::LocalSmp, Probe { core_of: strict.core_of.clone(), masks: Some(local) }));
         }
-        let mut starts = self.points(probes, stop);
+        let mut starts = self.starts_within(probes, stop);
         // Global SMP with the tasks that never waited bound to their cores.
         let pinned = starts
             .iter()
@@ -615,4 +617,23 @@ fn certify(best: &Point, scan: Scan, neighbourhood: Neighbourhood) -> Certificat
     } else {
         Certificate::Partial { neighbourhood, checked: scan.checked, neighbours: scan.neighbours }
     }
+}
+
+/// The judged probes as points (those the budget let through).
+fn points_of(probes: Vec<(Origin, Probe)>, answers: Vec<Option<judge::Judged>>) -> Vec<Point> {
+    probes
+        .into_iter()
+        .zip(answers)
+        .filter_map(|((origin, probe), answer)| {
+            answer.map(|j| Point {
+                origin,
+                steps: 0,
+                kicks: 0,
+                core_of: probe.core_of,
+                masks: probe.masks,
+                score: j.score,
+                waits: j.waits,
+            })
+        })
+        .collect()
 }
