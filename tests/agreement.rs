@@ -42,11 +42,9 @@ fn disagreements(trace: &Trace) -> Vec<String> {
     out
 }
 
-/// Every trace file under `samples/`: the bundled samples and the real
-/// BTF and ftrace traces.
-fn sample_traces() -> Vec<std::path::PathBuf> {
+/// Every trace file (`.log`, `.btf`, `.txt`) under `dirs`.
+fn sample_traces(mut dirs: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
-    let mut dirs = vec![repo("samples")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -65,8 +63,18 @@ fn sample_traces() -> Vec<std::path::PathBuf> {
 
 #[test]
 fn task_graph_and_replay_agree_on_every_sample_and_real_trace() {
-    let files = sample_traces();
-    assert!(files.len() >= 8, "{files:?}");
+    let files = sample_traces(vec![repo("samples")]);
+    assert!(files.len() >= 3, "{files:?}");
+    check_agreement(files);
+    // The real BTF and ftrace traces, made by others.
+    let real = corera_testdata::shared_or_skip!("traces");
+    let files = sample_traces(vec![real.join("btf"), real.join("ftrace")]);
+    assert!(files.len() >= 6, "{files:?}");
+    check_agreement(files);
+}
+
+/// The task graph and the replay agree on every job of each file.
+fn check_agreement(files: Vec<std::path::PathBuf>) {
     for path in files {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display().to_string();

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use crate::corera;
+use crate::{corera, shared};
 
 /// An XML element: its name, text and children.
 #[derive(Debug, Default)]
@@ -219,14 +219,15 @@ fn autosar_refuses_a_placement_with_masks_and_no_strict_alternative() {
 }
 
 /// On a model on its own hardware, the cores carry the model's processing
-/// unit names in corera's order (WATERS 2019: core 0 is the GPU `GP10B`,
+/// unit names in corera's order (waters() 2019: core 0 is the GPU `GP10B`,
 /// core 1 `Core2`), never corera's indices, which would name another core
 /// of the model.
 #[test]
 fn a_models_cores_keep_their_names() {
+    corera_testdata::shared_or_skip!("amalthea");
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["analyze", "tests/data/amalthea/waters2019_challenge.amxmi", "-q", "--replay-budget", "30", "-o"])
+        .args(["analyze", shared("amalthea/waters2019_challenge.amxmi"), "-q", "--replay-budget", "30", "-o"])
         .arg(dir.path())
         .assert()
         .success();

@@ -4,7 +4,7 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::corera;
+use crate::{corera, shared};
 
 const SAMPLE: &str = "samples/printer/printer.log";
 
@@ -127,7 +127,7 @@ fn user_chains_have_deadlines_and_are_checked() {
         .stdout(predicate::str::contains("NetRxIsr..PrintEngine").and(predicate::str::contains("Keypad..LcdDriver")));
 }
 
-/// TORO's example model (`tests/data/amalthea/toro_example.amxmi`): its four
+/// TORO's example model (`../shared/data/amalthea/toro_example.amxmi`, IDA-TUBS/TORO's `example.amxmi`): its four
 /// event chains are measured as data chains in every replay, against the
 /// figures TORO (IDA-TUBS/TORO @ 54bcf10a, `ChainAnalysis` of
 /// `chain_analysis/analysis_LET_BET.py` on its networkx path, with a stand-in
@@ -144,9 +144,10 @@ fn user_chains_have_deadlines_and_are_checked() {
 /// TORO's bound.
 #[test]
 fn toro_example_chains_against_toro() {
+    corera_testdata::shared_or_skip!("amalthea");
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["analyze", "tests/data/amalthea/toro_example.amxmi", "-q", "--replay-budget", "20", "-o"])
+        .args(["analyze", shared("amalthea/toro_example.amxmi"), "-q", "--replay-budget", "20", "-o"])
         .arg(dir.path())
         .assert()
         .success()

@@ -2,7 +2,7 @@
 
 use predicates::prelude::*;
 
-use crate::{corera, repo};
+use crate::{corera, repo, shared};
 
 const SAMPLE: &str = "samples/printer/printer.log";
 
@@ -42,9 +42,9 @@ fn analyze_keeps_other_files_in_the_output_directory() {
 fn stdin_gives_the_same_analysis_as_a_file() {
     let file = tempfile::tempdir().unwrap();
     let stdin = tempfile::tempdir().unwrap();
-    corera().args(["analyze", SAMPLE, "-o"]).arg(file.path()).assert().success();
+    corera().args(["analyze", "--replay-budget", "20", SAMPLE, "-o"]).arg(file.path()).assert().success();
     corera()
-        .args(["analyze", "-", "-o"])
+        .args(["analyze", "--replay-budget", "20", "-", "-o"])
         .arg(stdin.path())
         .pipe_stdin(repo(SAMPLE))
         .unwrap()
@@ -64,7 +64,7 @@ fn reruns_and_thread_counts_give_identical_bytes() {
             let dir = tempfile::tempdir().unwrap();
             corera()
                 .env("RAYON_NUM_THREADS", threads)
-                .args(["analyze", SAMPLE, "-o"])
+                .args(["analyze", "--replay-budget", "20", SAMPLE, "-o"])
                 .arg(dir.path())
                 .assert()
                 .success();
@@ -131,13 +131,19 @@ fn truncated_log_is_analysed_with_a_warning() {
     let cut = &cut[..cut.rfind('\n').unwrap() + 4];
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["analyze", "-", "-o"])
+        .args(["analyze", "--replay-budget", "20", "-", "-o"])
         .arg(dir.path())
         .write_stdin(cut)
         .assert()
         .success()
         .stderr(predicate::str::is_match(r"warning: <stdin>:\d+: last line is truncated").unwrap());
-    corera().args(["analyze", "-", "-q", "-o"]).arg(dir.path()).write_stdin(cut).assert().success().stderr("");
+    corera()
+        .args(["analyze", "--replay-budget", "20", "-", "-q", "-o"])
+        .arg(dir.path())
+        .write_stdin(cut)
+        .assert()
+        .success()
+        .stderr("");
 }
 
 #[test]
@@ -178,7 +184,19 @@ fn cores_of(json: &[u8]) -> std::collections::HashMap<String, u64> {
 #[test]
 fn core_sets_forbidden_cores_together_and_apart_hold() {
     let out = corera()
-        .args(["place", SAMPLE, "--json", "--platform", "4", "--pin", "Rasterizer=2-3", "--forbid", "Rasterizer=3"])
+        .args([
+            "place",
+            "--replay-budget",
+            "20",
+            SAMPLE,
+            "--json",
+            "--platform",
+            "4",
+            "--pin",
+            "Rasterizer=2-3",
+            "--forbid",
+            "Rasterizer=3",
+        ])
         .args([
             "--forbid",
             "MotorPaper=0,1",
@@ -208,13 +226,16 @@ fn core_sets_forbidden_cores_together_and_apart_hold() {
          [[forbid]]\ntask = \"Rasterizer\"\ncores = [3]\n[[forbid]]\ntask = \"MotorPaper\"\ncores = [0, 1]\n",
     )
     .unwrap();
-    let from_file =
-        corera().args(["place", SAMPLE, "--json", "--platform", "4", "--constraints"]).arg(&file).output().unwrap();
+    let from_file = corera()
+        .args(["place", "--replay-budget", "20", SAMPLE, "--json", "--platform", "4", "--constraints"])
+        .arg(&file)
+        .output()
+        .unwrap();
     assert!(from_file.status.success(), "{}", String::from_utf8_lossy(&from_file.stderr));
     assert_eq!(cores_of(&from_file.stdout), core);
     // analyze prints them back as flags, so that the run can be repeated.
     corera()
-        .args(["analyze", SAMPLE, "--cores", "2", "--apart", "Halftone,ColorConv", "-o"])
+        .args(["analyze", "--replay-budget", "20", SAMPLE, "--cores", "2", "--apart", "Halftone,ColorConv", "-o"])
         .arg(dir.path())
         .assert()
         .success()
@@ -261,7 +282,8 @@ fn conflicting_constraints_exit_3_and_name_each_other() {
 #[test]
 fn more_cores_never_increase_the_peak_core_load() {
     let peak = |cores: &str| -> f64 {
-        let out = corera().args(["place", SAMPLE, "--json", "--cores", cores]).output().unwrap();
+        let out =
+            corera().args(["place", "--replay-budget", "20", SAMPLE, "--json", "--cores", cores]).output().unwrap();
         assert!(out.status.success());
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         v["cost"]["core_utilisation"].as_array().unwrap().iter().map(|u| u.as_f64().unwrap()).fold(0.0, f64::max)
@@ -363,9 +385,9 @@ fn emit_and_gen_print_a_json_record_of_what_they_wrote() {
 #[test]
 fn emit_prints_the_same_header_as_analyze() {
     let dir = tempfile::tempdir().unwrap();
-    corera().args(["analyze", SAMPLE, "-o"]).arg(dir.path()).assert().success();
+    corera().args(["analyze", "--replay-budget", "20", SAMPLE, "-o"]).arg(dir.path()).assert().success();
     let header = std::fs::read_to_string(dir.path().join("affinity.h")).unwrap();
-    corera().args(["emit", SAMPLE]).assert().success().stdout(header);
+    corera().args(["emit", SAMPLE, "--replay-budget", "20"]).assert().success().stdout(header);
 }
 
 #[test]
@@ -395,14 +417,16 @@ fn usage_errors_exit_2_and_help_has_examples() {
 
 #[test]
 fn real_btf_and_ftrace_traces_analyse_from_files_stdin_and_gzip() {
+    corera_testdata::shared_or_skip!("traces/btf");
+    corera_testdata::shared_or_skip!("traces/ftrace");
     for (rel, tasks) in [
-        ("samples/btf/freertos_v11_rv64sim_2cores.btf", "59 tasks"),
-        ("samples/linux-ftrace/android_youtube_4cpu_atrace.txt", "136 tasks"),
-        ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", "31 tasks"),
+        (shared("traces/btf/freertos_v11_rv64sim_2cores.btf"), "59 tasks"),
+        (shared("traces/ftrace/android_youtube_4cpu_atrace.txt"), "136 tasks"),
+        (shared("traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt"), "31 tasks"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         corera()
-            .args(["analyze", rel, "-q", "-o"])
+            .args(["analyze", "--replay-budget", "20", rel, "-q", "-o"])
             .arg(dir.path())
             .assert()
             .success()
@@ -413,7 +437,12 @@ fn real_btf_and_ftrace_traces_analyse_from_files_stdin_and_gzip() {
         std::io::Write::write_all(&mut gz, &std::fs::read(repo(rel)).unwrap()).unwrap();
         let gz = gz.finish().unwrap();
         let stdin = tempfile::tempdir().unwrap();
-        corera().args(["analyze", "-", "-q", "-o"]).arg(stdin.path()).write_stdin(gz).assert().success();
+        corera()
+            .args(["analyze", "--replay-budget", "20", "-", "-q", "-o"])
+            .arg(stdin.path())
+            .write_stdin(gz)
+            .assert()
+            .success();
         let from_stdin = std::fs::read_to_string(stdin.path().join("analysis.json")).unwrap();
         let name = std::path::Path::new(rel).file_name().unwrap().to_str().unwrap();
         assert_eq!(from_file.replace(&format!("\"{name}\""), "\"<stdin>\""), from_stdin, "{rel}");
@@ -422,15 +451,17 @@ fn real_btf_and_ftrace_traces_analyse_from_files_stdin_and_gzip() {
 
 #[test]
 fn format_flag_forces_a_reader_and_filters_select_threads() {
+    corera_testdata::shared_or_skip!("traces/btf");
+    corera_testdata::shared_or_skip!("traces/ftrace");
     corera()
-        .args(["ingest", "samples/btf/app4mc_example1_task_only_short.btf", "--format", "ftrace"])
+        .args(["ingest", shared("traces/btf/app4mc_example1_task_only_short.btf"), "--format", "ftrace"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "app4mc_example1_task_only_short.btf:23:1: invalid ftrace input: expected an ftrace line",
         ));
     corera()
-        .args(["ingest", "samples/linux-ftrace/android_youtube_4cpu_atrace.txt", "--comm", "^Binder", "--json"])
+        .args(["ingest", shared("traces/ftrace/android_youtube_4cpu_atrace.txt"), "--comm", "^Binder", "--json"])
         .assert()
         .success()
         .stderr(predicate::str::contains("task filter kept"));
@@ -480,10 +511,11 @@ fn cut_of(graph: &str, partition: &str) -> (u64, u64) {
 
 #[test]
 fn place_graph_proves_the_optimum_and_writes_a_metis_partition() {
+    corera_testdata::shared_or_skip!("graphs/tasks");
     for (name, optimum) in [("30x2_s1", 535), ("30x2_s2", 381)] {
         let dir = tempfile::tempdir().unwrap();
         let part = dir.path().join("p.part");
-        let graph = repo(&format!("tests/data/graphs/{name}.graph"));
+        let graph = repo(shared(&format!("graphs/tasks/{name}.graph")));
         corera()
             .args(["place", "--cores", "2", "--eps", "0.05", "--graph"])
             .arg(&graph)
@@ -510,11 +542,14 @@ fn place_graph_proves_the_optimum_and_writes_a_metis_partition() {
 
 #[test]
 fn the_seed_is_recorded_and_reproduces_the_placement() {
+    corera_testdata::shared_or_skip!("traces/btf");
     let run = |seed: &str| {
         let out = corera()
             .args([
                 "place",
-                "samples/btf/freertos_v11_rv64sim_2cores.btf",
+                "--replay-budget",
+                "20",
+                shared("traces/btf/freertos_v11_rv64sim_2cores.btf"),
                 "--cores",
                 "4",
                 "--node-budget",
@@ -794,7 +829,11 @@ fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
     assert!(events.iter().filter(|e| e["ph"] == "X").all(|e| e["tid"].as_u64() < Some(2)));
     // analyze --timelines writes one per replayed set-up plus the
     // recommendation's BTF, and a DOT graph coloured by core.
-    corera().args(["analyze", SAMPLE, "-q", "--timelines", "-o"]).arg(dir.path()).assert().success();
+    corera()
+        .args(["analyze", "--replay-budget", "20", SAMPLE, "-q", "--timelines", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
     let files = [
         "timeline-single-core.json",
         "timeline-global-smp.json",
@@ -959,12 +998,17 @@ fn btf_task_entities(text: &str) -> std::collections::BTreeSet<String> {
 
 #[test]
 fn btf_entities_that_are_not_tasks_never_reach_a_placement_or_a_header() {
-    for rel in [
-        "samples/btf/freertos_v11_rv64sim_2cores.btf",
-        "samples/btf/app4mc_example1_task_only_short.btf",
-        "samples/btf/app4mc_rtana2sim_vit.btf.gz",
-        "tests/data/btf/spec_entities.btf",
-    ] {
+    // The project's own hand-written file, and the real ones where the
+    // shared data is there.
+    let mut files = vec!["tests/data/btf/spec_entities.btf"];
+    if corera_testdata::shared("traces/btf").is_some() {
+        files.extend([
+            shared("traces/btf/freertos_v11_rv64sim_2cores.btf"),
+            shared("traces/btf/app4mc_example1_task_only_short.btf"),
+            shared("traces/btf/app4mc_rtana2sim_vit.btf"),
+        ]);
+    }
+    for rel in files {
         let bytes = std::fs::read(repo(rel)).unwrap();
         let text = if rel.ends_with(".gz") {
             let mut s = String::new();
@@ -1001,8 +1045,9 @@ fn btf_entities_that_are_not_tasks_never_reach_a_placement_or_a_header() {
 
 #[test]
 fn as_recorded_replays_the_recorded_placement_against_the_recording() {
+    corera_testdata::shared_or_skip!("traces/btf");
     let out = corera()
-        .args(["simulate", "samples/btf/freertos_v11_rv64sim_2cores.btf", "--as-recorded", "--json", "-q"])
+        .args(["simulate", shared("traces/btf/freertos_v11_rv64sim_2cores.btf"), "--as-recorded", "--json", "-q"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -1023,7 +1068,7 @@ fn as_recorded_replays_the_recorded_placement_against_the_recording() {
     assert_eq!(runner["cores"], serde_json::json!([0, 1]));
     // The text table says how many tasks are within the bounds.
     corera()
-        .args(["simulate", "samples/btf/app4mc_rtana2sim_vit.btf.gz", "--as-recorded", "-q"])
+        .args(["simulate", shared("traces/btf/app4mc_rtana2sim_vit.btf"), "--as-recorded", "-q"])
         .assert()
         .success()
         .stdout(predicate::str::contains("RUNNING within 2 % for 9 of 9 tasks"))
@@ -1037,7 +1082,8 @@ fn as_recorded_replays_the_recorded_placement_against_the_recording() {
 
 #[test]
 fn priorities_are_inferred_reported_and_overridden() {
-    let trace = "samples/btf/app4mc_example1_task_only_short.btf";
+    corera_testdata::shared_or_skip!("traces/btf");
+    let trace = shared("traces/btf/app4mc_example1_task_only_short.btf");
     corera()
         .args(["graph", trace, "-q"])
         .assert()
@@ -1073,7 +1119,10 @@ fn priorities_are_inferred_reported_and_overridden() {
         .stderr(predicate::str::contains("expected NAME=N"));
 }
 
-const WATERS: &str = "tests/data/amalthea/waters2019_challenge.amxmi";
+/// The WATERS 2019 challenge model (made by others, in `../shared/data/`).
+fn waters() -> &'static str {
+    shared("amalthea/waters2019_challenge.amxmi")
+}
 
 /// A placement list: task name to its cores (its `cores`, else its
 /// `core`).
@@ -1089,9 +1138,10 @@ fn placed_cores(list: &serde_json::Value) -> std::collections::BTreeMap<String, 
 
 #[test]
 fn amalthea_models_analyse_beside_their_own_mapping_and_the_placement_goes_back() {
+    corera_testdata::shared_or_skip!("amalthea");
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["analyze", WATERS, "-q", "--replay-budget", "60", "-o"])
+        .args(["analyze", waters(), "-q", "--replay-budget", "60", "-o"])
         .arg(dir.path())
         .assert()
         .success()
@@ -1127,7 +1177,7 @@ fn amalthea_models_analyse_beside_their_own_mapping_and_the_placement_goes_back(
         .assert()
         .success();
     let emitted = std::fs::read_to_string(&mapping).unwrap();
-    let original = std::fs::read_to_string(repo(WATERS)).unwrap();
+    let original = std::fs::read_to_string(repo(waters())).unwrap();
     let cut = |s: &str| {
         let a = s.find("<mappingModel").unwrap();
         let b = s.find("</mappingModel>").unwrap() + "</mappingModel>".len();
@@ -1148,8 +1198,9 @@ fn amalthea_models_analyse_beside_their_own_mapping_and_the_placement_goes_back(
 
 #[test]
 fn democar_is_read_on_its_own_core_or_a_given_platform() {
+    corera_testdata::shared_or_skip!("amalthea");
     corera()
-        .args(["analyze", "tests/data/amalthea/democar.amxmi", "-q", "--platform", "2", "-o"])
+        .args(["analyze", shared("amalthea/democar.amxmi"), "-q", "--platform", "2", "-o"])
         .arg(tempfile::tempdir().unwrap().path())
         .assert()
         .success()
@@ -1158,11 +1209,11 @@ fn democar_is_read_on_its_own_core_or_a_given_platform() {
         .stdout(predicate::str::contains("the model's mapping: the model carries none"))
         .stdout(predicate::str::contains("recommended on 2 identical cores"));
     corera()
-        .args(["graph", "tests/data/amalthea/democar.amxmi", "-q", "--horizon", "10", "--ticks", "upper", "--json"])
+        .args(["graph", shared("amalthea/democar.amxmi"), "-q", "--horizon", "10", "--ticks", "upper", "--json"])
         .assert()
         .success();
     corera()
-        .args(["graph", "tests/data/amalthea/democar.amxmi", "--ticks", "worst"])
+        .args(["graph", shared("amalthea/democar.amxmi"), "--ticks", "worst"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("expected avg or upper"));
@@ -1230,19 +1281,22 @@ fn a_systemview_recording_gives_a_placement_and_a_header() {
     analyse_printer_recording("samples/systemview/printer.SVDat", "systemview");
 }
 
-/// Espressif's own ESP32 recordings (`samples/esp32/`): one file per core
+/// Espressif's own ESP32 recordings (`../shared/data/recordings/esp-idf-sysview/`): one file per core
 /// given together, and SystemView 3.60's multi-core file alone, read as the
 /// same two-core recording; its placement replays as recorded.
 #[test]
 fn an_esp32_recording_is_two_cores_from_one_file_per_core_or_one_multicore_file() {
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     let ingest = |files: &[&str]| -> serde_json::Value {
         let out = corera().arg("ingest").args(files).args(["--json", "-q"]).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap()
     };
-    let pair =
-        ingest(&["samples/esp32/2025-sysview360/heap_log0.svdat", "samples/esp32/2025-sysview360/heap_log1.svdat"]);
-    let single = ingest(&["samples/esp32/2025-sysview360/heap_log_mcore.svdat"]);
+    let pair = ingest(&[
+        shared("recordings/esp-idf-sysview/2025-sysview360/heap_log0.svdat"),
+        shared("recordings/esp-idf-sysview/2025-sysview360/heap_log1.svdat"),
+    ]);
+    let single = ingest(&[shared("recordings/esp-idf-sysview/2025-sysview360/heap_log_mcore.svdat")]);
     for j in [&pair, &single] {
         assert_eq!(j["trace"]["cores_seen"], 2, "{j}");
         let notes = j["input"]["notes"].to_string();
@@ -1254,7 +1308,12 @@ fn an_esp32_recording_is_two_cores_from_one_file_per_core_or_one_multicore_file(
     assert_eq!(pair["trace"]["tasks"], single["trace"]["tasks"]);
     // The recorded placement replays: each ISR on the core it ran on.
     corera()
-        .args(["simulate", "--as-recorded", "samples/esp32/2025-sysview360/heap_log_mcore.svdat", "-q"])
+        .args([
+            "simulate",
+            "--as-recorded",
+            shared("recordings/esp-idf-sysview/2025-sysview360/heap_log_mcore.svdat"),
+            "-q",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("on 2 core(s)"))
@@ -1265,7 +1324,13 @@ fn an_esp32_recording_is_two_cores_from_one_file_per_core_or_one_multicore_file(
     // woken from core 0 with the recording's own 62.6 µs cross-core wake,
     // the `free` tasks on core 1 too (17 to 24 % fast without it).
     let out = corera()
-        .args(["simulate", "--as-recorded", "samples/esp32/2025-sysview360/heap_log_mcore.svdat", "-q", "--json"])
+        .args([
+            "simulate",
+            "--as-recorded",
+            shared("recordings/esp-idf-sysview/2025-sysview360/heap_log_mcore.svdat"),
+            "-q",
+            "--json",
+        ])
         .output()
         .unwrap();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -1281,8 +1346,23 @@ fn an_esp32_recording_is_two_cores_from_one_file_per_core_or_one_multicore_file(
     }
     // A file that is not a SystemView recording cannot be one of a core's.
     corera()
-        .args(["ingest", "samples/esp32/2018-pair/cpu0.svdat", "samples/printer/printer.log"])
+        .args(["ingest", shared("recordings/esp-idf-sysview/2018-pair/cpu0.svdat"), "samples/printer/printer.log"])
         .assert()
         .failure()
         .stderr(predicate::str::contains("printer.log").and(predicate::str::contains("one stream per core")));
+}
+
+/// Regression: a replay budget smaller than the search's starting points
+/// (`--replay-budget 1`) panicked ("the traffic optimum is always a
+/// start"); the search now starts from the first of them, one replay over
+/// the budget.
+#[test]
+fn a_budget_smaller_than_the_starting_points_still_recommends() {
+    for budget in ["1", "2", "3"] {
+        corera()
+            .args(["place", SAMPLE, "-q", "--cores", "2", "--replay-budget", budget, "--json"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("\"recommendation\""));
+    }
 }

@@ -13,6 +13,7 @@
 //! - `golden`: the printer sample's outputs against `samples/printer/expected/`.
 //! - `header`: the generated C header compiles and agrees with the JSON.
 //! - `properties`: laws that hold across the crates on random workloads.
+//! - `provenance`: only the project's own files are in the repository.
 //! - `search`: the timing search against naive baselines, brute force,
 //!   a published mapping, and its own certificates.
 //! - `timing`: the timing search's budget, determinism and guarantees.
@@ -29,6 +30,7 @@ mod cli;
 mod golden;
 mod header;
 mod properties;
+mod provenance;
 mod search;
 mod support;
 mod timing;
@@ -43,6 +45,16 @@ fn root() -> &'static Path {
 /// A path inside the repository.
 fn repo(rel: &str) -> PathBuf {
     root().join(rel)
+}
+
+/// A file made by others, read in place from `../shared/data/` (`rel`
+/// below it). The calling test checks first that the data is there, with
+/// `corera_testdata::shared_or_skip!`, and is skipped (or fails under
+/// `CORERA_REQUIRE_SHARED=1`) where it is not.
+fn shared(rel: &str) -> &'static str {
+    // Leaked: a test asks for a few paths, and `&'static str` fits every
+    // argument list beside the literals.
+    corera_testdata::shared_dir().join(rel).display().to_string().leak()
 }
 
 /// `corera` ready to run, in the repository root.

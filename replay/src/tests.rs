@@ -261,9 +261,11 @@ mod replay {
 
     use crate::{Outcome, Policy, Replay, Setup, Workload, generate, simulate};
 
-    fn load(path: &str) -> Trace {
-        let text = std::fs::read(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(path)).unwrap().trace
+    /// A trace by its path in the repository, or an absolute one.
+    fn load(path: impl AsRef<std::path::Path>) -> Trace {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+        let text = std::fs::read(&path).unwrap();
+        read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(&path.display().to_string())).unwrap().trace
     }
 
     fn run(r: &Replay, policy: Policy, platform: &Platform, cores: Option<&[u16]>) -> Outcome {
@@ -345,7 +347,7 @@ mod replay {
     /// that never came in time).
     #[test]
     fn smp_replay_reproduces_the_recorded_freertos_run() {
-        let trace = load("samples/btf/freertos_v11_rv64sim_2cores.btf");
+        let trace = load(corera_testdata::shared_or_skip!("traces/btf/freertos_v11_rv64sim_2cores.btf"));
         let schedule = corera_trace_ingest::Schedule::of(&trace);
         let r = Replay::new(&trace, &schedule, &[]);
         assert_eq!(r.recorded_cores, 2);

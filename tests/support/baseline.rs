@@ -40,26 +40,27 @@ pub(crate) struct Case {
     pub(crate) model: Option<Vec<CoreSet>>,
 }
 
-/// Every bundled sample and every real trace and model in the
-/// repository, with the platform each is analysed on.
+/// Every bundled sample and every real trace and model, with the platform
+/// each is analysed on. `shared/...` names data made by others, read in
+/// place from `../shared/data/` ([`path`]).
 pub(crate) const INPUTS: [(&str, Option<&str>); 17] = [
     ("samples/printer/printer.log", Some("2")),
     ("samples/rp2-cluster/ecu.log", Some("rp2")),
     ("samples/tile64-daq/daq.log", Some("samples/tile64-daq/tile64.toml")),
-    ("samples/btf/app4mc_example1_task_only_short.btf", Some("2")),
-    ("samples/btf/app4mc_rtana2sim_vit.btf.gz", Some("2")),
-    ("samples/btf/freertos_v11_rv64sim_2cores.btf", Some("2")),
-    ("samples/linux-ftrace/android_sched_small.txt", Some("2")),
-    ("samples/linux-ftrace/android_youtube_4cpu_atrace.txt", Some("2")),
-    ("samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2")),
+    ("shared/traces/btf/app4mc_example1_task_only_short.btf", Some("2")),
+    ("shared/traces/btf/app4mc_rtana2sim_vit.btf", Some("2")),
+    ("shared/traces/btf/freertos_v11_rv64sim_2cores.btf", Some("2")),
+    ("shared/traces/ftrace/android_sched_small.txt", Some("2")),
+    ("shared/traces/ftrace/android_youtube_4cpu_atrace.txt", Some("2")),
+    ("shared/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2")),
     ("samples/systemview/printer.SVDat", Some("2")),
     ("samples/tracealyzer/printer.psf", Some("2")),
     ("samples/tracealyzer/sampler.psf", Some("2")),
     ("tests/data/btf/spec_entities.btf", Some("2")),
-    ("tests/data/amalthea/waters2019_challenge.amxmi", None),
-    ("tests/data/amalthea/democar.amxmi", Some("2")),
-    ("tests/data/amalthea/modeling_example_periodic_9.amxmi", None),
-    ("tests/data/amalthea/modeling_example_feedback_loop_9.amxmi", None),
+    ("shared/amalthea/waters2019_challenge.amxmi", None),
+    ("shared/amalthea/democar.amxmi", Some("2")),
+    ("shared/amalthea/modeling_example_periodic_9.amxmi", None),
+    ("shared/amalthea/modeling_example_feedback_loop_9.amxmi", None),
 ];
 
 /// Reads and prepares `file` (relative to `root`) as `corera analyze`
@@ -67,7 +68,7 @@ pub(crate) const INPUTS: [(&str, Option<&str>); 17] = [
 /// `platform_spec`) and its allowed cores and deadlines, the traffic
 /// optimum.
 pub(crate) fn case(root: &str, file: &'static str, platform_spec: Option<&'static str>) -> Case {
-    let bytes = std::fs::read(format!("{root}/{file}")).expect("a bundled input");
+    let bytes = std::fs::read(path(root, file)).expect("a bundled input");
     let parsed = read(&mut &bytes[..], FormatChoice::Auto, &ReadOptions::new(file)).expect("reads");
     let mut trace = parsed.trace;
     let schedule = Schedule::of(&trace);
@@ -100,6 +101,16 @@ pub(crate) fn case(root: &str, file: &'static str, platform_spec: Option<&'stati
     let workload = Replay::new(&trace, &schedule, &deadlines);
     let traffic = portfolio(&problem, &platform, &Options::default()).expect("a traffic optimum");
     Case { file, problem, platform, workload, traffic, given, model: model_sets }
+}
+
+/// Where an input is: `shared/REL` in `../shared/data/REL` (made by
+/// others, never copied into the repository), anything else relative to
+/// `root`.
+pub(crate) fn path(root: &str, file: &str) -> std::path::PathBuf {
+    match file.strip_prefix("shared/") {
+        Some(rel) => corera_testdata::shared_dir().join(rel),
+        None => std::path::Path::new(root).join(file),
+    }
 }
 
 /// What a baseline found: its placement, its score on the whole trace,

@@ -2,7 +2,7 @@
 //!
 //! Generates a BTF trace in the FreeRTOS-logger dialect (2 cores, 12 tasks,
 //! task switches, queue, semaphore and mutex operations, tick and interval
-//! pseudo-events, in the proportions of the real trace in `samples/btf/`),
+//! pseudo-events, in the proportions of the real FreeRTOS trace in `../shared/data/traces/btf/`),
 //! then times `wc -l` and corera's reader on it, twice each (best of two;
 //! the first `wc -l` also warms the page cache).
 //!

@@ -86,15 +86,17 @@ fn isrs_nest_as_recorded_or_wait_when_told() {
 /// tick anywhere is refused.
 #[test]
 fn the_rules_come_from_the_recording_unless_the_platform_says() {
-    let load = |path: &str| {
-        let text = std::fs::read(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(path)).unwrap().trace
+    let load = |path: &std::path::Path| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+        let text = std::fs::read(&path).unwrap();
+        read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(&path.display().to_string())).unwrap().trace
     };
-    let freertos = Replay::from_trace(&load("samples/btf/freertos_v11_rv64sim_2cores.btf"), &[]);
+    let btf = corera_testdata::shared_or_skip!("traces/btf/freertos_v11_rv64sim_2cores.btf");
+    let freertos = Replay::from_trace(&load(&btf), &[]);
     let slice = freertos.rules.slice.expect("the logger's tick");
     assert!((990_000..=1_010_000).contains(&slice.period_ns), "{}", slice.period_ns);
     assert!(freertos.rules.slicing_from.contains("STI TICK"), "{}", freertos.rules.slicing_from);
-    let mut printer = Replay::from_trace(&load("samples/printer/printer.log"), &[]);
+    let mut printer = Replay::from_trace(&load(std::path::Path::new("samples/printer/printer.log")), &[]);
     assert_eq!(printer.rules.slice, None);
     assert_eq!(printer.recorded.isr_nesting, Some(false));
     assert!(!printer.rules.isr_nesting);

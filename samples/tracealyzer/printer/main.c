@@ -6,8 +6,8 @@
  *   MotorCtl, Raster --logq--> Logger (1)
  *
  * The "IRQ" tasks stand in for interrupts (the POSIX port has none): the highest priority, tiny bodies.
- * Times are busy-waits in microseconds of the host's monotonic clock. Regenerate the recording with
- *   ../shared/recorders/freertos-psf/record.sh samples/tracealyzer/printer samples/tracealyzer/printer.psf
+ * Times are busy-waits in microseconds of the host's monotonic clock. How the recording was made:
+ * samples/tracealyzer/README.md.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-//! Amalthea models: the real ones in `tests/data/amalthea/` (counts from
+//! Amalthea models: the real ones in `../shared/data/amalthea/` (counts from
 //! grep in the comments, run in that folder) and hand-made bad input.
 
 use super::parse_as;
@@ -6,7 +6,7 @@ use crate::amalthea::{ModelOptions, TicksMode};
 use crate::{EventKind, FormatChoice, ObjectKind, Parsed, ReadError, ReadOptions, read};
 
 fn model(name: &str, options: ModelOptions) -> Parsed {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/amalthea").join(name);
+    let path = corera_testdata::shared_dir().join("amalthea").join(name);
     let mut read_options = ReadOptions::new(name);
     read_options.model = options;
     let file = std::fs::File::open(&path).unwrap();
@@ -20,6 +20,7 @@ fn count(p: &Parsed, task: &str, kind: EventKind) -> usize {
 
 #[test]
 fn waters_2019_tasks_labels_hardware_and_mapping() {
+    corera_testdata::shared_or_skip!("amalthea");
     let p = model("waters2019_challenge.amxmi", ModelOptions::default());
     assert_eq!(p.format, "amalthea");
     let m = p.model.as_ref().unwrap();
@@ -101,6 +102,7 @@ fn waters_2019_tasks_labels_hardware_and_mapping() {
 
 #[test]
 fn upper_ticks_and_a_horizon() {
+    corera_testdata::shared_or_skip!("amalthea");
     let avg =
         model("waters2019_challenge.amxmi", ModelOptions { horizon_ns: Some(100_000_000), ticks: TicksMode::Avg });
     let upper =
@@ -112,6 +114,7 @@ fn upper_ticks_and_a_horizon() {
 
 #[test]
 fn democar_09_schema_with_call_graphs_and_custom_priorities() {
+    corera_testdata::shared_or_skip!("amalthea");
     let p = model("democar.amxmi", ModelOptions::default());
     let m = p.model.as_ref().unwrap();
     assert_eq!(m.version, "0.9.5");
@@ -130,6 +133,7 @@ fn democar_09_schema_with_call_graphs_and_custom_priorities() {
 
 #[test]
 fn the_tutorial_models_read_with_their_ignored_features_named() {
+    corera_testdata::shared_or_skip!("amalthea");
     for name in ["modeling_example_periodic_9.amxmi", "modeling_example_feedback_loop_9.amxmi"] {
         let p = model(name, ModelOptions::default());
         assert_eq!(p.trace.tasks.len(), 7, "{name}");
@@ -226,6 +230,7 @@ fn chain_rows(m: &crate::amalthea::ModelInfo) -> Vec<(&str, Vec<&str>, bool, Opt
 /// LETs.
 #[test]
 fn toro_event_chains_and_let_tasks() {
+    corera_testdata::shared_or_skip!("amalthea");
     let p = model("toro_example.amxmi", ModelOptions::default());
     let m = p.model.as_ref().unwrap();
     assert_eq!(

@@ -155,3 +155,23 @@ fn decoding_in_memory_equals_reading_the_directory() {
     let e = ctf::decode("/* CTF 1.8 */\nevent { id = 1; };\n", "meta.tsdl", &[]).unwrap_err();
     assert!(e.to_string().contains("meta.tsdl:2:1:"), "{e}");
 }
+
+/// The event header may be declared as a named struct (Zephyr's own
+/// metadata) or inline in the stream (the sample's): both read as the same
+/// fields, and a stream with no header is an error naming what is missing.
+#[test]
+fn the_event_header_is_read_named_or_inline() {
+    let types = "typealias integer { size = 8; align = 8; signed = false; } := u8;\n\
+                 typealias integer { size = 32; align = 8; signed = false; } := u32;\n";
+    let event = "event { name = idle; id = 30; };\n";
+    let named = format!(
+        "{types}struct event_header {{ u32 timestamp; u8 id; }};\nstream {{ event.header := struct event_header; }};\n{event}"
+    );
+    let inline = format!("{types}stream {{ event.header := struct {{ u32 timestamp; u8 id; }}; }};\n{event}");
+    let (named, inline) = (ctf::tsdl::parse(&named).unwrap(), ctf::tsdl::parse(&inline).unwrap());
+    let fields = |m: &ctf::Metadata| m.header.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+    assert_eq!(fields(&named), ["timestamp", "id"]);
+    assert_eq!(fields(&named), fields(&inline));
+    let missing = ctf::tsdl::parse(&format!("{types}{event}")).unwrap_err();
+    assert!(missing.1.contains("event.header"), "{missing:?}");
+}

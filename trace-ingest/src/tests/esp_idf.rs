@@ -1,4 +1,4 @@
-//! ESP32 recordings made by Espressif on real boards (`samples/esp32/`),
+//! ESP32 recordings made by Espressif on real boards (`../shared/data/recordings/esp-idf-sysview/`),
 //! checked against ESP-IDF's own decoder (`sysviewtrace_proc.py`, its
 //! output kept beside them): every layout (one file per core, the
 //! `ESP_Extension` stream, SystemView 3.60's multi-core file) decodes to the
@@ -11,7 +11,7 @@ use std::io::{BufRead, Read};
 use crate::{EventKind, FormatChoice, Parsed, ReadOptions, TaskKind, read, read_per_core};
 
 fn path(rel: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/esp32").join(rel)
+    corera_testdata::shared_dir().join("recordings/esp-idf-sysview").join(rel)
 }
 
 fn bytes(rel: &str) -> Vec<u8> {
@@ -40,7 +40,7 @@ struct Reference {
 
 fn reference(rel: &str) -> Vec<Reference> {
     let mut text = String::new();
-    flate2::read::GzDecoder::new(&bytes(rel)[..]).read_to_string(&mut text).unwrap();
+    std::fs::File::open(path(rel)).unwrap().read_to_string(&mut text).unwrap();
     text.lines()
         .filter(|l| l.starts_with("EVENT["))
         .map(|l| {
@@ -217,29 +217,30 @@ fn check(files: &[&str], reference_file: &str) {
 
 #[test]
 fn one_file_per_core_decodes_as_esp_idf_decodes_it() {
-    check(&["2018-pair/cpu0.svdat", "2018-pair/cpu1.svdat"], "2018-pair/expected_output.gz");
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
+    check(&["2018-pair/cpu0.svdat", "2018-pair/cpu1.svdat"], "2018-pair/expected_output");
     check(
         &["2024-esp-extension/heap_log0.svdat", "2024-esp-extension/heap_log1.svdat"],
-        "2024-esp-extension/expected_output.gz",
+        "2024-esp-extension/expected_output",
     );
-    check(
-        &["2025-sysview360/heap_log0.svdat", "2025-sysview360/heap_log1.svdat"],
-        "2025-sysview360/expected_output.gz",
-    );
+    check(&["2025-sysview360/heap_log0.svdat", "2025-sysview360/heap_log1.svdat"], "2025-sysview360/expected_output");
 }
 
 #[test]
 fn the_esp_extension_stream_decodes_as_esp_idf_decodes_it() {
-    check(&["2024-esp-extension/heap_log_mcore.svdat"], "2024-esp-extension/expected_output_mcore.gz");
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
+    check(&["2024-esp-extension/heap_log_mcore.svdat"], "2024-esp-extension/expected_output_mcore");
 }
 
 #[test]
 fn the_systemview_360_multicore_file_decodes_as_esp_idf_decodes_it() {
-    check(&["2025-sysview360/heap_log_mcore.svdat"], "2025-sysview360/expected_output_mcore.gz");
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
+    check(&["2025-sysview360/heap_log_mcore.svdat"], "2025-sysview360/expected_output_mcore");
 }
 
 #[test]
 fn the_header_says_what_saved_the_recording_and_the_os_picks_the_table() {
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     let p = parse(&["2025-sysview360/heap_log_mcore.svdat"]);
     assert_eq!(p.format, "systemview");
     assert!(p.notes.iter().any(|n| n.contains("SEGGER SystemViewer V3.60")), "{:?}", p.notes);
@@ -261,6 +262,7 @@ fn the_header_says_what_saved_the_recording_and_the_os_picks_the_table() {
 
 #[test]
 fn a_multicore_file_is_not_one_of_several_per_core_files() {
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     let inputs: Vec<(String, Box<dyn BufRead>)> =
         ["2025-sysview360/heap_log_mcore.svdat", "2025-sysview360/heap_log1.svdat"]
             .iter()
@@ -272,6 +274,7 @@ fn a_multicore_file_is_not_one_of_several_per_core_files() {
 
 #[test]
 fn every_prefix_and_a_flipped_byte_of_the_multicore_files_read_without_a_panic() {
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     for rel in ["2025-sysview360/heap_log_mcore.svdat", "2024-esp-extension/heap_log_mcore.svdat"] {
         let good = bytes(rel);
         for len in (0..good.len()).step_by(101) {
@@ -287,6 +290,7 @@ fn every_prefix_and_a_flipped_byte_of_the_multicore_files_read_without_a_panic()
 
 #[test]
 fn a_stretch_the_recording_missed_is_a_gap_and_the_figures_cover_the_rest() {
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     let p = parse(&["2018-pair/cpu0.svdat", "2018-pair/cpu1.svdat"]);
     assert_eq!(p.trace.gaps.len(), 1, "{:?}", p.trace.gaps);
     let gap = p.trace.gaps[0];
@@ -308,8 +312,9 @@ fn a_stretch_the_recording_missed_is_a_gap_and_the_figures_cover_the_rest() {
 /// for each block to free, have as many jobs as ESP-IDF records them woken.
 #[test]
 fn a_task_made_ready_while_switched_out_had_blocked() {
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     let p = parse(&["2025-sysview360/heap_log_mcore.svdat"]);
-    let r = reference("2025-sysview360/expected_output_mcore.gz");
+    let r = reference("2025-sysview360/expected_output_mcore");
     let s = crate::Schedule::of(&p.trace);
     for name in ["free0", "free1", "free2"] {
         let t = p.trace.tasks.iter().position(|t| t.name == name).unwrap();
@@ -335,12 +340,13 @@ fn a_task_made_ready_while_switched_out_had_blocked() {
 /// ...790000, `svTaskStartExec` at ...841100 in ESP-IDF's own decoding).
 #[test]
 fn a_cross_core_wake_takes_what_the_recording_shows() {
+    corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     let p = parse(&["2025-sysview360/heap_log_mcore.svdat"]);
     let w = p.trace.cross_core_wake().expect("wakes onto an idle core");
     assert!(w.wakes >= 25, "{w:?}");
     assert!((62_000..=63_000).contains(&w.median_ns), "{w:?}");
     assert!(w.is_steady(), "{w:?}");
-    let r = reference("2025-sysview360/expected_output_mcore.gz");
+    let r = reference("2025-sysview360/expected_output_mcore");
     let ready = r.iter().find(|e| e.name == "svTaskStartReady" && e.time == 242_773_825).expect("a READY");
     let exec = r.iter().find(|e| e.name == "svTaskStartExec" && e.tid == ready.tid && e.time > ready.time).unwrap();
     assert_eq!(exec.time - ready.time, 67_275, "one of the wakes measured");

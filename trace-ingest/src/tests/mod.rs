@@ -1,4 +1,4 @@
-//! Reader tests: one module per format, and the real traces in `samples/`.
+//! Reader tests: one module per format, and the real traces in `../shared/data/`.
 
 mod amalthea;
 mod btf;

@@ -160,7 +160,7 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
 }
 
 /// The printer workload recorded with the RingBuffer stream port and saved
-/// from RAM at the end (`samples/tracealyzer/ringbuffer/record.sh`): found
+/// from RAM at the end (`samples/tracealyzer/README.md` says how): found
 /// without `--format`, also inside a larger memory dump, and read as the
 /// last stretch of the same workload.
 #[test]

@@ -1,5 +1,5 @@
-//! trace-recorder-parser's own PSF fixtures (`samples/tracealyzer/
-//! trace-recorder-parser/`), read as corera reads them, against the event
+//! trace-recorder-parser's own PSF fixtures (`../shared/data/
+//! recordings/trace-recorder-parser-fixtures/`), read as corera reads them, against the event
 //! sequence the crate's authors assert for them (its `tests/streaming.rs`,
 //! `common_tests`): events per kind, tasks, the restart and the
 //! application's printf of v14.
@@ -7,8 +7,8 @@
 use crate::{EventKind, FormatChoice, Parsed, ReadOptions, TaskKind, read};
 
 fn parse(version: &str, printf: Option<u16>) -> Parsed {
-    let rel = format!("../samples/tracealyzer/trace-recorder-parser/{version}/trace.psf");
-    let bytes = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap();
+    let rel = format!("recordings/trace-recorder-parser-fixtures/{version}/trace.psf");
+    let bytes = std::fs::read(corera_testdata::shared_dir().join(rel)).unwrap();
     let mut options = ReadOptions::new("trace.psf");
     options.psf_printf_event = printf;
     read(&mut &bytes[..], FormatChoice::Auto, &options).unwrap()
@@ -108,6 +108,7 @@ fn counts(p: &Parsed) -> Vec<(EventKind, usize)> {
 
 #[test]
 fn every_fixture_reads_as_its_authors_say_it_holds() {
+    corera_testdata::shared_or_skip!("recordings/trace-recorder-parser-fixtures");
     for version in ["v10", "v12", "v13"] {
         let p = parse(version, None);
         assert_eq!(p.format, "psf");
@@ -120,6 +121,7 @@ fn every_fixture_reads_as_its_authors_say_it_holds() {
 
 #[test]
 fn v14_reads_whole_once_its_printf_is_named_and_says_so_when_not() {
+    corera_testdata::shared_or_skip!("recordings/trace-recorder-parser-fixtures");
     let p = parse("v14", Some(0x0FA0));
     assert_eq!(counts(&p), expected());
     assert!(p.warnings.iter().any(|w| w.message.contains("restarted the stream 1 times")), "{:?}", p.warnings);

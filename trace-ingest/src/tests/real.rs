@@ -1,12 +1,21 @@
-//! The real public traces in `samples/`: every one parses with zero errors,
+//! The real public traces in `../shared/data/traces/`: every one parses with zero errors,
 //! with exact per-kind event counts and task counts. Each figure was
 //! counted independently of corera with the shell command in its comment
 //! (run in the sample's folder).
 
 use crate::{EventKind, FormatChoice, Parsed, ReadOptions, TaskKind, read};
 
+/// A trace by its path: `btf/` and `linux-ftrace/` name the real traces
+/// in `../shared/data/traces/` (the tests check first that they are there),
+/// anything else a bundled sample.
 fn sample(rel: &str) -> Parsed {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples").join(rel);
+    let path = if let Some(file) = rel.strip_prefix("btf/") {
+        corera_testdata::shared_dir().join("traces/btf").join(file)
+    } else if let Some(file) = rel.strip_prefix("linux-ftrace/") {
+        corera_testdata::shared_dir().join("traces/ftrace").join(file)
+    } else {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples").join(rel)
+    };
     let file = std::fs::File::open(&path).unwrap();
     read(&mut std::io::BufReader::new(file), FormatChoice::Auto, &ReadOptions::new(rel)).unwrap()
 }
@@ -17,6 +26,7 @@ fn count(p: &Parsed, kind: EventKind) -> usize {
 
 #[test]
 fn freertos_btf_two_cores() {
+    corera_testdata::shared_or_skip!("traces/btf");
     let p = sample("btf/freertos_v11_rv64sim_2cores.btf");
     assert_eq!(p.format, "btf");
     // grep -v '^#' F | awk -F, '$4=="T"{print $5}' | sed 's/^\[[0-9]*\//[/' | sort -u | wc -l
@@ -48,6 +58,7 @@ fn freertos_btf_two_cores() {
 
 #[test]
 fn app4mc_btf_with_tables_and_crlf() {
+    corera_testdata::shared_or_skip!("traces/btf");
     let p = sample("btf/app4mc_example1_task_only_short.btf");
     // tr -d '\r' < F | grep -v '^#' | awk -F, '{print $4, $7}' | sort | uniq -c
     assert_eq!(count(&p, EventKind::Ready), 4);
@@ -62,9 +73,10 @@ fn app4mc_btf_with_tables_and_crlf() {
 
 #[test]
 fn app4mc_rtana2sim_vit_btf() {
+    corera_testdata::shared_or_skip!("traces/btf");
     // F: the decompressed file. Tasks: exactly the `T` entities of the
     // entity-type table: awk '/^#-T /' F | wc -l
-    let p = sample("btf/app4mc_rtana2sim_vit.btf.gz");
+    let p = sample("btf/app4mc_rtana2sim_vit.btf");
     assert_eq!(p.trace.tasks.len(), 9);
     assert!(p.trace.tasks.iter().all(|t| t.name.starts_with('C') && t.name.contains("__")), "{:?}", p.trace.tasks);
     // grep -v '^#' F | awk -F, '$4=="T"{print $7}' | sort | uniq -c
@@ -95,6 +107,7 @@ fn app4mc_rtana2sim_vit_btf() {
 ///   if (substr(flags,3,1)=="." && waker!="0" && waker!=wakee) n++} END {print n}'
 #[test]
 fn android_systrace_with_tgid_column() {
+    corera_testdata::shared_or_skip!("traces/ftrace");
     let p = sample("linux-ftrace/android_youtube_4cpu_atrace.txt");
     assert_eq!(p.format, "ftrace");
     // grep -c ' sched_switch:' F  (one switch-out and one switch-in each)
@@ -116,6 +129,7 @@ fn android_systrace_with_tgid_column() {
 
 #[test]
 fn android_systrace_small() {
+    corera_testdata::shared_or_skip!("traces/ftrace");
     let p = sample("linux-ftrace/android_sched_small.txt");
     assert_eq!(count(&p, EventKind::SwitchIn), 82);
     assert_eq!(count(&p, EventKind::Ready), 57);
@@ -126,6 +140,7 @@ fn android_systrace_small() {
 
 #[test]
 fn trace_cmd_report_default_form() {
+    corera_testdata::shared_or_skip!("traces/ftrace");
     let p = sample("linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt");
     // grep -c ' sched_switch:' F
     assert_eq!(count(&p, EventKind::SwitchIn), 399);
@@ -188,5 +203,6 @@ fn inferred_priorities_agree_with_recorded_ones() {
     // The FreeRTOS logger does not tell preemption from blocking (every
     // switch-out reads as blocked) and records no ready events: the trace
     // shows no order, and none is inferred against the recorded one.
+    corera_testdata::shared_or_skip!("traces/btf");
     assert_eq!(inference_agrees("btf/freertos_v11_rv64sim_2cores.btf"), (0, 0));
 }

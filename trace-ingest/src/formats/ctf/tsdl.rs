@@ -289,7 +289,7 @@ impl Parser {
 pub(crate) fn parse(text: &str) -> Result<Metadata, Error> {
     let mut p = Parser { toks: tokens(text)?, pos: 0, aliases: HashMap::default(), structs: HashMap::default() };
     let mut meta = Metadata { little_endian: true, header: Vec::new(), events: HashMap::default() };
-    let mut header_struct = None;
+    let mut header = None;
     while p.peek().is_some() {
         let line = p.line();
         let word = p.word()?;
@@ -322,11 +322,23 @@ pub(crate) fn parse(text: &str) -> Result<Metadata, Error> {
                 }
             }
             "stream" => {
-                let attrs = p.attributes()?;
-                p.eat(";");
-                if let Some((_, h)) = attrs.iter().find(|(k, _)| k == "event.header") {
-                    header_struct = Some((line, h.trim_start_matches("struct ").trim().to_string()));
+                // `stream { event.header := struct NAME | struct { ... }; id = N; ... }`
+                p.expect("{")?;
+                while !p.eat("}") {
+                    let key = p.word()?;
+                    if p.eat(":=") {
+                        let decl = p.ty()?;
+                        p.expect(";")?;
+                        if let ("event.header", Decl::Struct(fields)) = (key.as_str(), decl) {
+                            header = Some((line, fields));
+                        }
+                        continue;
+                    }
+                    p.expect("=")?;
+                    p.next()?;
+                    p.expect(";")?;
                 }
+                p.eat(";");
             }
             "event" => {
                 p.expect("{")?;
@@ -365,8 +377,8 @@ pub(crate) fn parse(text: &str) -> Result<Metadata, Error> {
             }
         }
     }
-    let (line, name) = header_struct.ok_or((1, "a `stream { event.header := struct ...; }`".to_string()))?;
-    meta.header = p.structs.get(&name).cloned().ok_or((line, format!("the declared struct `{name}`")))?;
+    let (line, fields) = header.ok_or((1, "a `stream { event.header := struct ...; }`".to_string()))?;
+    meta.header = fields;
     for needed in ["id", "timestamp"] {
         if !meta.header.iter().any(|f| f.name == needed) {
             return Err((
