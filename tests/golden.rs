@@ -2,7 +2,7 @@
 //! kept in `samples/printer/expected/`. Set `CORERA_BLESS=1` to rewrite
 //! them after an intended change, then review the diff.
 
-use crate::{corera, repo};
+use crate::{corera, repo, shared};
 
 fn check(name: &str, actual: &str) {
     check_in("samples/printer/expected", name, actual);
@@ -58,34 +58,55 @@ fn without_lanes(text: &str) -> String {
 }
 
 /// `corera emit out/analysis.json` renders every target without the trace,
-/// byte-identical to what `analyze` wrote and to what `emit TRACE` writes.
+/// byte-identical to what `analyze` wrote and to what `emit TRACE` writes;
+/// every firmware target of the printer's analysis is its golden file.
 #[test]
 fn emit_from_a_saved_analysis_is_byte_identical() {
-    let dir = tempfile::tempdir().unwrap();
-    corera().args(["analyze", "samples/printer/printer.log", "-q", "-o"]).arg(dir.path()).assert().success();
-    let analysis = dir.path().join("analysis.json");
-    let render = |input: &std::path::Path, target: &str| {
-        let out = corera().arg("emit").arg(input).args(["-q", "--target", target]).output().unwrap();
+    let render = |input: &std::path::Path, target: &str, budget: &[&str]| {
+        let out = corera().arg("emit").arg(input).args(["-q", "--target", target]).args(budget).output().unwrap();
         assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
         out.stdout
     };
+    let analyse = |budget: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        corera()
+            .args(["analyze", "samples/printer/printer.log", "-q", "-o"])
+            .arg(dir.path())
+            .args(budget)
+            .assert()
+            .success();
+        dir
+    };
+    // The sample's own analysis: analyze's files and the golden targets.
+    let dir = analyse(&[]);
+    let analysis = dir.path().join("analysis.json");
     for (target, written) in [("c-header", "affinity.h"), ("json", "analysis.json"), ("html", "report.html")] {
         let saved = std::fs::read(dir.path().join(written)).unwrap();
-        assert!(render(&analysis, target) == saved, "{target} from analysis.json differs from analyze's {written}");
+        assert!(
+            render(&analysis, target, &[]) == saved,
+            "{target} from analysis.json differs from analyze's {written}"
+        );
     }
     use corera_emit::Target;
     for target in Target::ALL {
-        let name = target.name();
-        let from_trace = render(&repo("samples/printer/printer.log"), name);
-        let from_analysis = render(&analysis, name);
-        assert!(from_analysis == from_trace, "{name}: analysis.json and the trace disagree");
         // Every firmware and OS-configuration target has its golden file
         // (the generic header, the JSON and the report are checked above,
         // the mapping model by the Amalthea tests).
         if !matches!(target, Target::CHeader | Target::Json | Target::Html | Target::Amalthea) {
-            let text = String::from_utf8(from_analysis).expect("text output");
+            let text = String::from_utf8(render(&analysis, target.name(), &[])).expect("text output");
             check_in("samples/printer/expected/targets", target.emitter().file_name(), &text);
         }
+    }
+    // From the trace, every target is what the saved analysis renders. A
+    // small replay budget on both sides: what is compared is the path
+    // through the saved file, not the search.
+    let budget = ["--replay-budget", "20"];
+    let small = analyse(&budget);
+    for target in Target::ALL {
+        let name = target.name();
+        let from_trace = render(&repo("samples/printer/printer.log"), name, &budget);
+        let from_analysis = render(&small.path().join("analysis.json"), name, &[]);
+        assert!(from_analysis == from_trace, "{name}: analysis.json and the trace disagree");
     }
     // A damaged or foreign JSON file is an input error naming the problem.
     let broken = dir.path().join("broken.json");
@@ -102,6 +123,7 @@ fn emit_from_a_saved_analysis_is_byte_identical() {
 /// The RP-2 sample: 38 tasks of an automotive domain controller on two
 /// clusters of four cores.
 #[test]
+#[ignore = "long check (a minute or more in a debug build): .ci/run runs it with --ignored"]
 fn rp2_cluster_sample_outputs_match_the_golden_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = corera()
@@ -125,6 +147,7 @@ const TILE64: &str = "samples/tile64-daq/tile64.toml";
 
 /// The TILE64 sample: a DAQ pipeline of 54 tasks on an 8 x 8 mesh.
 #[test]
+#[ignore = "long check (a minute or more in a debug build): .ci/run runs it with --ignored"]
 fn tile64_daq_sample_summary_matches_the_golden_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = corera().args(["analyze", DAQ, "--platform", TILE64, "-o"]).arg(dir.path()).output().unwrap();
@@ -142,6 +165,7 @@ fn tile64_daq_sample_summary_matches_the_golden_file() {
 /// per tile. No fragment is lost in the replay: the writer writes all
 /// 8,000 in every run.
 #[test]
+#[ignore = "long check (a minute or more in a debug build): .ci/run runs it with --ignored"]
 fn tile64_daq_placement_decides_whether_the_mesh_keeps_up() {
     let dir = tempfile::tempdir().unwrap();
     let analysis = dir.path().join("analysis.json");
@@ -184,30 +208,27 @@ fn tile64_daq_placement_decides_whether_the_mesh_keeps_up() {
     assert_eq!((written, traffic_written, stage_written, tile_written), (8000, 8000, 8000, 8000));
 }
 
-/// The real traces: a FreeRTOS SMP kernel's BTF and an Android systrace.
+/// The project's own recordings of the printer workload, and the real
+/// traces made by others (a FreeRTOS SMP kernel's BTF and an Android
+/// systrace, read from `../shared/data/`; their goldens are in
+/// `tests/expected/`).
 #[test]
 fn real_trace_samples_summaries_match_the_golden_files() {
-    for (dir, args) in [
-        ("samples/btf", &["analyze", "samples/btf/freertos_v11_rv64sim_2cores.btf", "--cores", "2"][..]),
-        (
-            "samples/linux-ftrace",
-            &[
-                "analyze",
-                "samples/linux-ftrace/android_youtube_4cpu_atrace.txt",
-                "--comm",
-                "youtube|Binder",
-                "--cores",
-                "4",
-            ][..],
-        ),
-        ("samples/tracealyzer", &["analyze", "samples/tracealyzer/printer.psf", "--cores", "2"][..]),
-        ("samples/systemview", &["analyze", "samples/systemview/printer.SVDat", "--cores", "2"][..]),
-    ] {
-        let out_dir = tempfile::tempdir().unwrap();
-        let out = corera().args(args).arg("-o").arg(out_dir.path()).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let summary = String::from_utf8(out.stdout).unwrap();
-        let summary: String = summary.lines().filter(|l| !l.starts_with("wrote ")).map(|l| format!("{l}\n")).collect();
-        check_in(&format!("{dir}/expected"), "summary.txt", &summary);
-    }
+    summary_matches("samples/tracealyzer/expected", &["analyze", "samples/tracealyzer/printer.psf", "--cores", "2"]);
+    summary_matches("samples/systemview/expected", &["analyze", "samples/systemview/printer.SVDat", "--cores", "2"]);
+    corera_testdata::shared_or_skip!("traces");
+    let btf = shared("traces/btf/freertos_v11_rv64sim_2cores.btf");
+    summary_matches("tests/expected/btf", &["analyze", btf, "--cores", "2"]);
+    let android = shared("traces/ftrace/android_youtube_4cpu_atrace.txt");
+    summary_matches("tests/expected/linux-ftrace", &["analyze", android, "--comm", "youtube|Binder", "--cores", "4"]);
+}
+
+/// `corera ARGS`' summary (less the `wrote` lines) is `dir/summary.txt`.
+fn summary_matches(dir: &str, args: &[&str]) {
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = corera().args(args).arg("-o").arg(out_dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = String::from_utf8(out.stdout).unwrap();
+    let summary: String = summary.lines().filter(|l| !l.starts_with("wrote ")).map(|l| format!("{l}\n")).collect();
+    check_in(dir, "summary.txt", &summary);
 }

@@ -20,6 +20,9 @@ use crate::support::baseline::{self, Case, INPUTS};
 /// beat it).
 fn against_baselines(file: &str) {
     let (file, spec) = *INPUTS.iter().find(|(f, _)| f.ends_with(file)).expect("a listed input");
+    if let Some(rel) = file.strip_prefix("shared/") {
+        corera_testdata::shared_or_skip!(rel);
+    }
     let case = baseline::case(root().to_str().unwrap(), file, spec);
     let objective = Objective::Ready;
     let found = baseline::search(&case, objective);
@@ -76,8 +79,9 @@ fn certified(found: &TimingSolution, file: &str) {
 }
 
 macro_rules! baseline_tests {
-    ($($name:ident: $file:expr,)*) => {$(
+    ($($(#[$attr:meta])* $name:ident: $file:expr,)*) => {$(
         #[test]
+        $(#[$attr])*
         fn $name() {
             against_baselines($file);
         }
@@ -86,10 +90,12 @@ macro_rules! baseline_tests {
 
 baseline_tests! {
     beats_the_baselines_on_the_printer: "printer/printer.log",
+    #[ignore = "long check (minutes in a debug build): .ci/run runs it with --ignored"]
     beats_the_baselines_on_rp2_cluster: "ecu.log",
+    #[ignore = "long check (minutes in a debug build): .ci/run runs it with --ignored"]
     beats_the_baselines_on_tile64_daq: "daq.log",
     beats_the_baselines_on_app4mc_example1: "app4mc_example1_task_only_short.btf",
-    beats_the_baselines_on_app4mc_vit: "app4mc_rtana2sim_vit.btf.gz",
+    beats_the_baselines_on_app4mc_vit: "app4mc_rtana2sim_vit.btf",
     beats_the_baselines_on_freertos_btf: "freertos_v11_rv64sim_2cores.btf",
     beats_the_baselines_on_android_small: "android_sched_small.txt",
     beats_the_baselines_on_android_youtube: "android_youtube_4cpu_atrace.txt",
@@ -252,8 +258,9 @@ fn small_traces_are_solved_exactly() {
 /// deadline misses.
 #[test]
 fn waters_2019_no_worse_than_the_models_own_mapping() {
+    corera_testdata::shared_or_skip!("amalthea");
     let root = root().to_str().unwrap().to_string();
-    let case = baseline::case(&root, "tests/data/amalthea/waters2019_challenge.amxmi", None);
+    let case = baseline::case(&root, "shared/amalthea/waters2019_challenge.amxmi", None);
     // The model maps some tasks to a set of cores: its mapping replays
     // with those masks.
     let sets = case.model.clone().expect("the model maps every task");
@@ -282,8 +289,9 @@ fn waters_2019_no_worse_than_the_models_own_mapping() {
 /// mask placement, replayed here, is no better.
 #[test]
 fn local_optimum_certificates_hold() {
+    corera_testdata::shared_or_skip!("traces/ftrace");
     let root = root().to_str().unwrap().to_string();
-    let case = baseline::case(&root, "samples/linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"));
+    let case = baseline::case(&root, "shared/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"));
     let objective = Objective::Ready;
     let found = baseline::search(&case, objective);
     let input = baseline::input(&case, objective);
