@@ -1366,3 +1366,28 @@ fn a_budget_smaller_than_the_starting_points_still_recommends() {
             .stdout(predicate::str::contains("\"recommendation\""));
     }
 }
+
+/// Regression (issue 33): an Amalthea file nesting 200,000 elements
+/// aborted corera with a stack overflow (exit 134, no message); it is an
+/// input error at the line of the first element too deep, exit 2.
+#[test]
+fn a_model_nested_without_end_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deep.amxmi");
+    let depth = 200_000;
+    let head = "<?xml version=\"1.0\"?>\n<am:Amalthea xmlns:am=\"http://app4mc.eclipse.org/amalthea/1.0.0\">\n";
+    std::fs::write(
+        &file,
+        format!("{head}{}{}</am:Amalthea>\n", "<swModel>\n".repeat(depth), "</swModel>".repeat(depth)),
+    )
+    .unwrap();
+    corera()
+        .arg("analyze")
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("deep.amxmi:514:1: invalid amalthea input"))
+        .stderr(predicate::str::contains("nested at most 512 deep"));
+}

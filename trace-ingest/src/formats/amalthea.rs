@@ -292,7 +292,15 @@ impl Element {
     }
 }
 
-/// The element tree of `text`.
+/// How deep elements may nest. APP4MC's models nest about ten levels (the
+/// WATERS 2019 model and democar 7, the feedback-loop tutorial 10); a
+/// deeper file is not a model, and a tree a
+/// hundred thousand levels deep would overflow the stack when it is
+/// walked or dropped.
+const MAX_DEPTH: usize = 512;
+
+/// The element tree of `text`; an element nested deeper than
+/// [`MAX_DEPTH`] is an error at its line.
 fn tree(text: &str) -> Result<Element, Failure> {
     let mut reader = quick_xml::Reader::from_str(text);
     let line = |pos: u64| line_of(text.as_bytes(), pos as usize);
@@ -304,7 +312,13 @@ fn tree(text: &str) -> Result<Element, Failure> {
             (line(pos), ParseErrorKind::expected("well-formed XML", &e.to_string()))
         })?;
         match event {
-            Xml::Start(e) => stack.push(element(&e, line(at))?),
+            Xml::Start(e) => {
+                if stack.len() > MAX_DEPTH {
+                    let found = format!("<{}> nested {} elements deep", e.local_name().as_ref(), stack.len());
+                    return Err(expected(line(at), format!("elements nested at most {MAX_DEPTH} deep"), &found));
+                }
+                stack.push(element(&e, line(at))?)
+            }
             Xml::Empty(e) => {
                 let el = element(&e, line(at))?;
                 stack.last_mut().expect("document").children.push(el);

@@ -297,3 +297,19 @@ fn event_chain_shapes() {
     );
     assert!(m.let_tasks.is_empty());
 }
+
+/// Regression (issue 33): a file nesting 200,000 elements aborted corera
+/// with a stack overflow (the tree, dropped or walked, recursed once per
+/// level). It is an error at the line of the first element too deep.
+#[test]
+fn elements_nested_without_end_are_an_error_at_their_line() {
+    let depth = 200_000;
+    let deep = format!("{HEAD}{}{}</am:Amalthea>\n", "<swModel>\n".repeat(depth), "</swModel>".repeat(depth));
+    let e = error(&deep);
+    // HEAD is two lines; the root is element 1, the first `<swModel>` on
+    // line 3 is element 2, so the one opened 513 deep is on line 514.
+    assert!(e.contains(":514:") && e.contains("nested at most 512 deep"), "{e}");
+    // Within the bound, a deep file reads (here as an empty model).
+    let fine = format!("{HEAD}{}{}</am:Amalthea>\n", "<x>".repeat(500), "</x>".repeat(500));
+    assert!(parse_as(&fine, FormatChoice::Amalthea).is_ok());
+}

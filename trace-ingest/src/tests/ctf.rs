@@ -175,3 +175,19 @@ fn the_event_header_is_read_named_or_inline() {
     let missing = ctf::tsdl::parse(&format!("{types}{event}")).unwrap_err();
     assert!(missing.1.contains("event.header"), "{missing:?}");
 }
+
+/// Regression (issue 33): nested structs are refused before they are read,
+/// so that metadata nesting them without end is an error, not a stack
+/// overflow.
+#[test]
+fn structs_nested_without_end_are_an_error() {
+    let depth = 200_000;
+    let text = format!(
+        "typealias integer {{ size = 8; align = 8; signed = false; }} := u8;\nstruct deep {}{};\n",
+        "{ struct ".repeat(depth),
+        "} x;".repeat(depth)
+    );
+    let e = ctf::tsdl::parse(&text).unwrap_err();
+    assert_eq!(e.0, 2, "{e:?}");
+    assert!(e.1.contains("nested structs are not read"), "{e:?}");
+}

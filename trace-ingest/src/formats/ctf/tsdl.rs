@@ -261,12 +261,13 @@ impl Parser {
         self.expect("{")?;
         let mut fields = Vec::new();
         while !self.eat("}") {
-            let ty = match self.ty()? {
-                Decl::Type(t) => t,
-                Decl::Struct(_) => {
-                    return Err((self.line(), "a field of integers or arrays (nested structs are not read)".into()));
-                }
-            };
+            // Refused before it is read: reading a nested struct would
+            // recurse once per level, and a file nesting them a hundred
+            // thousand deep would overflow the stack.
+            if self.peek() == Some(&Tok::Word("struct".into())) {
+                return Err((self.line(), "a field of integers or arrays (nested structs are not read)".into()));
+            }
+            let Decl::Type(ty) = self.ty()? else { unreachable!("a struct field starts with `struct`") };
             let name = self.word()?;
             let ty = if self.eat("[") {
                 let n = match self.next()? {
