@@ -378,6 +378,28 @@ impl Reader {
     }
 }
 
+/// The id each task is written with: the source's own, unless the source
+/// used it for several tasks (SystemView numbers the idle loop 0 and an
+/// interrupt by its number on every core, so `IDLE@cpu0` and `IDLE@cpu1`
+/// share one), in which case the later ones get ids above every id the
+/// source used, in task order. A log names each task once.
+fn log_handles(trace: &Trace) -> Vec<u64> {
+    let mut next = trace.tasks.iter().map(|t| t.handle).max().map_or(0, |m| m.saturating_add(1));
+    let mut seen = rustc_hash::FxHashSet::default();
+    trace
+        .tasks
+        .iter()
+        .map(|t| {
+            if seen.insert(t.handle) {
+                t.handle
+            } else {
+                next += 1;
+                next - 1
+            }
+        })
+        .collect()
+}
+
 /// Writes `trace` in corera's log format: the header, every task and object
 /// declaration, then the events in order. Timestamps are written in the
 /// trace's own clock unit, so that reading a canonical log and writing it
@@ -399,13 +421,14 @@ pub fn write(trace: &Trace, out: &mut dyn Write) -> std::io::Result<()> {
         PriorityOrder::Low => " prio=low",
     };
     writeln!(out, "corera-log {VERSION} {clock}{prio}")?;
-    for task in &trace.tasks {
+    let handles = log_handles(trace);
+    for (task, handle) in trace.tasks.iter().zip(&handles) {
         if task.name.trim().is_empty() || task.name.trim() != task.name || task.name.contains(['\n', '\r']) {
             return Err(invalid(format!("task name {:?} cannot be written on one line", task.name)));
         }
         match task.priority {
-            Some(p) => writeln!(out, "task {} {} {} {}", task.handle, task.kind.keyword(), p, task.name)?,
-            None => writeln!(out, "task {} {} - {}", task.handle, task.kind.keyword(), task.name)?,
+            Some(p) => writeln!(out, "task {handle} {} {p} {}", task.kind.keyword(), task.name)?,
+            None => writeln!(out, "task {handle} {} - {}", task.kind.keyword(), task.name)?,
         }
     }
     for object in &trace.objects {
@@ -414,7 +437,7 @@ pub fn write(trace: &Trace, out: &mut dyn Write) -> std::io::Result<()> {
         }
         writeln!(out, "obj {} {}", object.name, object.kind.keyword())?;
     }
-    let handle = |id: TaskId| trace.tasks[id as usize].handle;
+    let handle = |id: TaskId| handles[id as usize];
     let object = |id: ObjectId| trace.objects[id as usize].name.as_str();
     for e in &trace.events {
         write!(out, "{} {} ", trace.clock.from_ns(e.time), e.core)?;

@@ -64,6 +64,30 @@ fn writer_output_reads_back_to_the_same_trace() {
     assert_eq!(again.trace, parsed.trace);
 }
 
+/// Regression (issue 32, item 7): a two-core SystemView recording has
+/// `IDLE@cpu0` and `IDLE@cpu1` both as the source's task 0 (and an
+/// interrupt's per-core copies under one number); `--write-log` wrote them
+/// with one id and the log did not read back. A log names each task once:
+/// the later of two tasks sharing a source id is written with a fresh one.
+#[test]
+fn tasks_sharing_a_source_id_are_written_with_ids_of_their_own() {
+    let mut trace = parse(
+        "corera-log 1 clock=us\ntask 0 idle 0 IDLE@cpu0\ntask 7 task 2 A\ntask 9 idle 0 IDLE@cpu1\n\
+                           0 0 in 7\n5 1 in 9\n10 0 out 7 block\n10 0 in 0\n",
+    )
+    .unwrap()
+    .trace;
+    trace.tasks[2].handle = 0; // as SystemView numbers both idle loops
+    let mut out = Vec::new();
+    write(&trace, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("task 0 idle 0 IDLE@cpu0\n") && text.contains("task 8 idle 0 IDLE@cpu1\n"), "{text}");
+    let again = parse(&text).unwrap().trace;
+    let names = |t: &Trace| t.events.iter().map(|e| t.tasks[e.task as usize].name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&again), names(&trace));
+    assert_eq!(again.events.len(), trace.events.len());
+}
+
 #[test]
 fn fingerprint_covers_every_input_byte() {
     let parsed = parse(SMALL).unwrap();
