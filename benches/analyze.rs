@@ -35,28 +35,32 @@ fn main() {
         ("samples/printer/printer.log", Some("2"), 10.0),
         ("samples/rp2-cluster/ecu.log", Some("rp2"), 30.0),
         ("samples/tile64-daq/daq.log", Some("samples/tile64-daq/tile64.toml"), 60.0),
-        ("../shared/data/traces/btf/freertos_v11_rv64sim_2cores.btf", Some("2"), 30.0),
-        ("../shared/data/traces/btf/app4mc_rtana2sim_vit.btf", Some("2"), 30.0),
-        ("../shared/data/traces/ftrace/android_youtube_4cpu_atrace.txt", Some("2"), 30.0),
-        ("../shared/data/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"), 30.0),
+        ("shared/traces/btf/freertos_v11_rv64sim_2cores.btf", Some("2"), 30.0),
+        ("shared/traces/btf/app4mc_rtana2sim_vit.btf", Some("2"), 30.0),
+        ("shared/traces/ftrace/android_youtube_4cpu_atrace.txt", Some("2"), 30.0),
+        ("shared/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt", Some("2"), 30.0),
         ("samples/tracealyzer/printer.psf", Some("2"), 30.0),
         ("samples/systemview/printer.SVDat", Some("2"), 30.0),
-        ("../shared/data/recordings/esp-idf-sysview/2025-sysview360/heap_log_mcore.svdat", Some("2"), 30.0),
+        ("shared/recordings/esp-idf-sysview/2025-sysview360/heap_log_mcore.svdat", Some("2"), 30.0),
         ("samples/tracealyzer/printer-ringbuffer.bin", Some("2"), 30.0),
         ("samples/zephyr-ctf/printer", Some("2"), 30.0),
-        ("../shared/data/amalthea/waters2019_challenge.amxmi", None, 30.0),
+        ("shared/amalthea/waters2019_challenge.amxmi", None, 30.0),
     ] {
-        if !std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file).exists() {
+        // `shared/...`: made by others, read in place from ../shared/data.
+        let path = corera_testdata::path(file);
+        if !path.exists() {
             eprintln!("skipped {file}: not found (data made by others is read from ../shared/data)");
             continue;
         }
+        let name = file;
+        let file = path.to_str().expect("a UTF-8 path");
         let reference = fastest(&["ingest", file], 3);
         let mut args = vec!["analyze", file, "-q", "-o", out];
         args.extend(platform.iter().flat_map(|p| ["--platform", *p]));
         let analyze = fastest(&args, 3);
         let on = platform.unwrap_or("its own hardware");
         println!(
-            "{file} on {on}: analyze {analyze:.2} s ({:.0}x ingest's {reference:.3} s; aim {aim} s: {})",
+            "{name} on {on}: analyze {analyze:.2} s ({:.0}x ingest's {reference:.3} s; aim {aim} s: {})",
             analyze / reference,
             if analyze <= aim { "met" } else { "missed" }
         );

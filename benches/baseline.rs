@@ -27,7 +27,7 @@ fn main() {
         if filter.as_deref().is_some_and(|f| !file.contains(f)) {
             continue;
         }
-        if !baseline::path(root, file).exists() {
+        if !corera_testdata::path(file).exists() {
             eprintln!("skipped {file}: not found (data made by others is read from ../shared/data)");
             continue;
         }

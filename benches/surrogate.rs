@@ -27,11 +27,11 @@ fn main() {
         ("samples/printer/printer.log", "2"),
         ("samples/rp2-cluster/ecu.log", "rp2"),
         ("samples/tile64-daq/daq.log", "samples/tile64-daq/tile64.toml"),
-        ("../shared/data/traces/btf/freertos_v11_rv64sim_2cores.btf", "2"),
-        ("../shared/data/traces/ftrace/android_youtube_4cpu_atrace.txt", "2"),
-        ("../shared/data/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt", "2"),
+        ("shared/traces/btf/freertos_v11_rv64sim_2cores.btf", "2"),
+        ("shared/traces/ftrace/android_youtube_4cpu_atrace.txt", "2"),
+        ("shared/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt", "2"),
     ] {
-        let Ok(bytes) = std::fs::read(format!("{root}/{file}")) else {
+        let Ok(bytes) = std::fs::read(corera_testdata::path(file)) else {
             eprintln!("skipped {file}: not found (data made by others is read from ../shared/data)");
             continue;
         };

@@ -1010,13 +1010,7 @@ fn btf_entities_that_are_not_tasks_never_reach_a_placement_or_a_header() {
     }
     for rel in files {
         let bytes = std::fs::read(repo(rel)).unwrap();
-        let text = if rel.ends_with(".gz") {
-            let mut s = String::new();
-            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut s).unwrap();
-            s
-        } else {
-            String::from_utf8(bytes).unwrap()
-        };
+        let text = String::from_utf8(bytes).unwrap();
         let entities = btf_task_entities(&text);
         let dir = tempfile::tempdir().unwrap();
         corera().args(["analyze", rel, "-q", "--replay-budget", "40", "-o"]).arg(dir.path()).assert().success();

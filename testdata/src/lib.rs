@@ -45,6 +45,16 @@ pub fn shared_dir() -> PathBuf {
     }
 }
 
+/// A test input by its name: `shared/REL` is `REL` in the shared data
+/// (made by others, never copied into the repository), anything else is
+/// relative to the workspace root. Whether it exists is not checked.
+pub fn path(name: &str) -> PathBuf {
+    match name.strip_prefix("shared/") {
+        Some(rel) => shared_dir().join(rel),
+        None => workspace_root().join(name),
+    }
+}
+
 /// `rel` inside the shared data, if it is there. If it is not: under
 /// `CORERA_REQUIRE_SHARED=1` this panics (the test fails, naming the
 /// path); otherwise it says on the terminal which test is skipped and
@@ -102,5 +112,7 @@ mod tests {
         assert_eq!(lookup(root, "no/such/file.btf", false), Ok(None));
         let missing = lookup(root, "no/such/file.btf", true).unwrap_err();
         assert!(missing.ends_with("no/such/file.btf"), "{missing}");
+        assert_eq!(path("samples/printer/printer.log"), root.join("samples/printer/printer.log"));
+        assert_eq!(path("shared/traces/btf/x.btf"), shared_dir().join("traces/btf/x.btf"));
     }
 }

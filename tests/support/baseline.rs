@@ -42,7 +42,7 @@ pub(crate) struct Case {
 
 /// Every bundled sample and every real trace and model, with the platform
 /// each is analysed on. `shared/...` names data made by others, read in
-/// place from `../shared/data/` ([`path`]).
+/// place from `../shared/data/` (`corera_testdata::path`).
 pub(crate) const INPUTS: [(&str, Option<&str>); 17] = [
     ("samples/printer/printer.log", Some("2")),
     ("samples/rp2-cluster/ecu.log", Some("rp2")),
@@ -68,7 +68,7 @@ pub(crate) const INPUTS: [(&str, Option<&str>); 17] = [
 /// `platform_spec`) and its allowed cores and deadlines, the traffic
 /// optimum.
 pub(crate) fn case(root: &str, file: &'static str, platform_spec: Option<&'static str>) -> Case {
-    let bytes = std::fs::read(path(root, file)).expect("a bundled input");
+    let bytes = std::fs::read(corera_testdata::path(file)).expect("a bundled input");
     let parsed = read(&mut &bytes[..], FormatChoice::Auto, &ReadOptions::new(file)).expect("reads");
     let mut trace = parsed.trace;
     let schedule = Schedule::of(&trace);
@@ -101,16 +101,6 @@ pub(crate) fn case(root: &str, file: &'static str, platform_spec: Option<&'stati
     let workload = Replay::new(&trace, &schedule, &deadlines);
     let traffic = portfolio(&problem, &platform, &Options::default()).expect("a traffic optimum");
     Case { file, problem, platform, workload, traffic, given, model: model_sets }
-}
-
-/// Where an input is: `shared/REL` in `../shared/data/REL` (made by
-/// others, never copied into the repository), anything else relative to
-/// `root`.
-pub(crate) fn path(root: &str, file: &str) -> std::path::PathBuf {
-    match file.strip_prefix("shared/") {
-        Some(rel) => corera_testdata::shared_dir().join(rel),
-        None => std::path::Path::new(root).join(file),
-    }
 }
 
 /// What a baseline found: its placement, its score on the whole trace,

@@ -167,7 +167,11 @@ fn the_event_header_is_read_named_or_inline() {
     let named = format!(
         "{types}struct event_header {{ u32 timestamp; u8 id; }};\nstream {{ event.header := struct event_header; }};\n{event}"
     );
-    let inline = format!("{types}stream {{ event.header := struct {{ u32 timestamp; u8 id; }}; }};\n{event}");
+    // With other declarations beside it, which are skipped.
+    let inline = format!(
+        "{types}stream {{ id = 0; packet.context := struct {{ u32 size; u32 flags; }}; \
+         event.header := struct {{ u32 timestamp; u8 id; }}; }};\n{event}"
+    );
     let (named, inline) = (ctf::tsdl::parse(&named).unwrap(), ctf::tsdl::parse(&inline).unwrap());
     let fields = |m: &ctf::Metadata| m.header.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
     assert_eq!(fields(&named), ["timestamp", "id"]);

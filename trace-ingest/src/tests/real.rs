@@ -5,17 +5,10 @@
 
 use crate::{EventKind, FormatChoice, Parsed, ReadOptions, TaskKind, read};
 
-/// A trace by its path: `btf/` and `linux-ftrace/` name the real traces
-/// in `../shared/data/traces/` (the tests check first that they are there),
-/// anything else a bundled sample.
+/// A trace by its name (`corera_testdata::path`: `shared/...` in
+/// `../shared/data/`, which the tests check first is there).
 fn sample(rel: &str) -> Parsed {
-    let path = if let Some(file) = rel.strip_prefix("btf/") {
-        corera_testdata::shared_dir().join("traces/btf").join(file)
-    } else if let Some(file) = rel.strip_prefix("linux-ftrace/") {
-        corera_testdata::shared_dir().join("traces/ftrace").join(file)
-    } else {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples").join(rel)
-    };
+    let path = corera_testdata::path(rel);
     let file = std::fs::File::open(&path).unwrap();
     read(&mut std::io::BufReader::new(file), FormatChoice::Auto, &ReadOptions::new(rel)).unwrap()
 }
@@ -27,7 +20,7 @@ fn count(p: &Parsed, kind: EventKind) -> usize {
 #[test]
 fn freertos_btf_two_cores() {
     corera_testdata::shared_or_skip!("traces/btf");
-    let p = sample("btf/freertos_v11_rv64sim_2cores.btf");
+    let p = sample("shared/traces/btf/freertos_v11_rv64sim_2cores.btf");
     assert_eq!(p.format, "btf");
     // grep -v '^#' F | awk -F, '$4=="T"{print $5}' | sed 's/^\[[0-9]*\//[/' | sort -u | wc -l
     assert_eq!(p.trace.tasks.len(), 59);
@@ -59,7 +52,7 @@ fn freertos_btf_two_cores() {
 #[test]
 fn app4mc_btf_with_tables_and_crlf() {
     corera_testdata::shared_or_skip!("traces/btf");
-    let p = sample("btf/app4mc_example1_task_only_short.btf");
+    let p = sample("shared/traces/btf/app4mc_example1_task_only_short.btf");
     // tr -d '\r' < F | grep -v '^#' | awk -F, '{print $4, $7}' | sort | uniq -c
     assert_eq!(count(&p, EventKind::Ready), 4);
     assert_eq!(count(&p, EventKind::SwitchIn), 6);
@@ -76,7 +69,7 @@ fn app4mc_rtana2sim_vit_btf() {
     corera_testdata::shared_or_skip!("traces/btf");
     // F: the decompressed file. Tasks: exactly the `T` entities of the
     // entity-type table: awk '/^#-T /' F | wc -l
-    let p = sample("btf/app4mc_rtana2sim_vit.btf");
+    let p = sample("shared/traces/btf/app4mc_rtana2sim_vit.btf");
     assert_eq!(p.trace.tasks.len(), 9);
     assert!(p.trace.tasks.iter().all(|t| t.name.starts_with('C') && t.name.contains("__")), "{:?}", p.trace.tasks);
     // grep -v '^#' F | awk -F, '$4=="T"{print $7}' | sort | uniq -c
@@ -108,7 +101,7 @@ fn app4mc_rtana2sim_vit_btf() {
 #[test]
 fn android_systrace_with_tgid_column() {
     corera_testdata::shared_or_skip!("traces/ftrace");
-    let p = sample("linux-ftrace/android_youtube_4cpu_atrace.txt");
+    let p = sample("shared/traces/ftrace/android_youtube_4cpu_atrace.txt");
     assert_eq!(p.format, "ftrace");
     // grep -c ' sched_switch:' F  (one switch-out and one switch-in each)
     assert_eq!(count(&p, EventKind::SwitchIn), 2582);
@@ -130,7 +123,7 @@ fn android_systrace_with_tgid_column() {
 #[test]
 fn android_systrace_small() {
     corera_testdata::shared_or_skip!("traces/ftrace");
-    let p = sample("linux-ftrace/android_sched_small.txt");
+    let p = sample("shared/traces/ftrace/android_sched_small.txt");
     assert_eq!(count(&p, EventKind::SwitchIn), 82);
     assert_eq!(count(&p, EventKind::Ready), 57);
     assert_eq!(count(&p, EventKind::Wakeup), 18);
@@ -141,7 +134,7 @@ fn android_systrace_small() {
 #[test]
 fn trace_cmd_report_default_form() {
     corera_testdata::shared_or_skip!("traces/ftrace");
-    let p = sample("linux-ftrace/lisa_juno_sched_load.trace-cmd-report.txt");
+    let p = sample("shared/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt");
     // grep -c ' sched_switch:' F
     assert_eq!(count(&p, EventKind::SwitchIn), 399);
     // grep ' sched_switch:' F | grep -cE '\] R\+? ==>'
@@ -196,13 +189,13 @@ fn inference_agrees(rel: &str) -> (usize, usize) {
 
 #[test]
 fn inferred_priorities_agree_with_recorded_ones() {
-    let (pre, pass) = inference_agrees("printer/printer.log");
+    let (pre, pass) = inference_agrees("samples/printer/printer.log");
     assert!(pre >= 5 && pass >= 5, "the printer trace shows preemptions ({pre}) and pass-overs ({pass})");
-    let (pre, pass) = inference_agrees("rp2-cluster/ecu.log");
+    let (pre, pass) = inference_agrees("samples/rp2-cluster/ecu.log");
     assert!(pre + pass > 0);
     // The FreeRTOS logger does not tell preemption from blocking (every
     // switch-out reads as blocked) and records no ready events: the trace
     // shows no order, and none is inferred against the recorded one.
     corera_testdata::shared_or_skip!("traces/btf");
-    assert_eq!(inference_agrees("btf/freertos_v11_rv64sim_2cores.btf"), (0, 0));
+    assert_eq!(inference_agrees("shared/traces/btf/freertos_v11_rv64sim_2cores.btf"), (0, 0));
 }

@@ -131,24 +131,26 @@ impl<'a> Judge<'a> {
     /// Replays the probes not met before, in parallel (answers in order),
     /// up to `stop` replays in all; `None` for those the budget or the time
     /// left no room for.
-    /// Judges `probes` whatever the budget and the time limit (counted
-    /// all the same): for the one point a search cannot start without.
-    pub(super) fn judge_regardless(&mut self, probes: &[Probe]) -> Vec<Option<Judged>> {
-        let (budget, out_of_time, deadline) = (self.budget, self.out_of_time, self.deadline.take());
-        (self.budget, self.out_of_time) = (u64::MAX, false);
-        let answers = self.judge(probes, u64::MAX);
-        (self.budget, self.out_of_time, self.deadline) = (budget, out_of_time, deadline);
-        answers
+    pub(super) fn judge(&mut self, probes: &[Probe], stop: u64) -> Vec<Option<Judged>> {
+        self.judge_while(probes, |judge| judge.can_afford(stop))
     }
 
-    pub(super) fn judge(&mut self, probes: &[Probe], stop: u64) -> Vec<Option<Judged>> {
+    /// Judges `probes` whatever the budget and the time limit (counted all
+    /// the same): for the one point a search cannot start without.
+    pub(super) fn judge_regardless(&mut self, probes: &[Probe]) -> Vec<Option<Judged>> {
+        self.judge_while(probes, |_| true)
+    }
+
+    /// Replays the probes not met before while `room` says there is room
+    /// for one more, in parallel; every probe's answer, in order.
+    fn judge_while(&mut self, probes: &[Probe], room: impl Fn(&mut Self) -> bool) -> Vec<Option<Judged>> {
         let mut todo: Vec<usize> = Vec::new();
         let mut seen: FxHashMap<&Probe, ()> = FxHashMap::default();
         for (i, p) in probes.iter().enumerate() {
             if self.cache.contains_key(p) || seen.contains_key(p) {
                 continue;
             }
-            if !self.can_afford(stop) {
+            if !room(self) {
                 break;
             }
             seen.insert(p, ());

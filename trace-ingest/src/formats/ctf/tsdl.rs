@@ -195,6 +195,20 @@ impl Parser {
         Ok(out)
     }
 
+    /// Skips tokens to the `;` that ends a declaration, over any `{ ... }`
+    /// inside it.
+    fn skip_declaration(&mut self) -> Result<(), Error> {
+        let mut depth = 0u32;
+        loop {
+            match self.next()? {
+                Tok::Punct("{") => depth += 1,
+                Tok::Punct("}") => depth = depth.saturating_sub(1),
+                Tok::Punct(";") if depth == 0 => return Ok(()),
+                _ => {}
+            }
+        }
+    }
+
     /// Skips a `{ ... }` block.
     fn skip_block(&mut self) -> Result<(), Error> {
         self.expect("{")?;
@@ -327,17 +341,17 @@ pub(crate) fn parse(text: &str) -> Result<Metadata, Error> {
                 p.expect("{")?;
                 while !p.eat("}") {
                     let key = p.word()?;
-                    if p.eat(":=") {
-                        let decl = p.ty()?;
-                        p.expect(";")?;
-                        if let ("event.header", Decl::Struct(fields)) = (key.as_str(), decl) {
-                            header = Some((line, fields));
+                    if key == "event.header" && p.eat(":=") {
+                        match p.ty()? {
+                            Decl::Struct(fields) => header = Some((line, fields)),
+                            Decl::Type(_) => return Err((p.line(), "`event.header := struct ...`".into())),
                         }
+                        p.expect(";")?;
                         continue;
                     }
-                    p.expect("=")?;
-                    p.next()?;
-                    p.expect(";")?;
+                    // Anything else (`packet.context := struct { ... }`,
+                    // `id = 0`) is not read: skipped to its `;`.
+                    p.skip_declaration()?;
                 }
                 p.eat(";");
             }
