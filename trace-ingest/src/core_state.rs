@@ -65,6 +65,33 @@ impl CoreState {
         self.isrs.last().copied().or(self.current)
     }
 
+    /// An ISR enters at `now`; `false` (and no event) when the same ISR is
+    /// already open on this core: an exception does not preempt itself, so
+    /// that is a recorder writing a second enter, not nesting.
+    pub(crate) fn enter_isr(&mut self, trace: &mut Trace, i: TaskId, now: u64) -> bool {
+        if self.isrs.contains(&i) {
+            return false;
+        }
+        self.isrs.push(i);
+        trace.events.push(Event::new(now, self.core, EventKind::IsrEnter, i));
+        true
+    }
+
+    /// The ISRs above the innermost one that is `keep` (all when `None`)
+    /// return at `now`; how many did.
+    pub(crate) fn end_isrs(&mut self, trace: &mut Trace, keep: Option<TaskId>, now: u64) -> usize {
+        let mut ended = 0;
+        while let Some(&top) = self.isrs.last() {
+            if Some(top) == keep {
+                break;
+            }
+            self.isrs.pop();
+            trace.events.push(Event::new(now, self.core, EventKind::IsrExit, top));
+            ended += 1;
+        }
+        ended
+    }
+
     /// `t` runs from `now`: the task it replaces blocked if it made a
     /// blocking call since it ran, else it was preempted.
     pub(crate) fn switch_in(&mut self, trace: &mut Trace, t: TaskId, now: u64) {

@@ -244,3 +244,123 @@ fn the_time_between_two_sessions_is_a_gap() {
     let t = p.trace.tasks.iter().position(|t| t.name == "T").unwrap();
     assert_eq!(sched.tasks[t].running_ns(), 80_000);
 }
+
+/// A stream at 1 MHz from an OS named `os` with tasks A (id 0x40) and B
+/// (0x41), then `body`.
+fn stream_of(os: &str, body: &[u8]) -> Vec<u8> {
+    let mut s = vec![0u8; 10];
+    s.extend([10, 0]); // TRACE_START
+    s.extend([24, 4, 0xC0, 0x84, 0x3D, 0, 0]); // INIT 1 MHz
+    let desc = format!("N=t,O={os}");
+    s.extend([14, desc.len() as u8]);
+    s.extend(desc.bytes());
+    s.push(0);
+    s.extend([9, 0x40, 10, 1, b'A', 0]); // TASK_INFO A, priority 10
+    s.extend([9, 0x41, 5, 1, b'B', 0]); // TASK_INFO B, priority 5
+    s.extend(body);
+    s
+}
+
+fn kinds_of(p: &Parsed) -> Vec<(u64, EventKind, String)> {
+    p.trace.events.iter().map(|e| (e.time / 1000, e.kind, p.trace.tasks[e.task as usize].name.clone())).collect()
+}
+
+/// RT-Thread's SystemView port, switching inside an interrupt, writes
+/// `STOP_READY(from)`, `START_READY(to)` and a second `ISR_ENTER` whose
+/// exit never comes; its scheduler hook writes `STOP_READY(from)` at every
+/// switch, and its suspend hook one more when the thread blocks. Read
+/// naively, the first ISR stays open for the rest of the recording and A,
+/// preempted, reads as blocked.
+#[test]
+fn rt_thread_in_isr_switches_neither_leave_an_isr_open_nor_block_the_preempted() {
+    let body = [
+        6, 0x40, 10, // START_READY A, t 10
+        4, 0x40, 1, // START_EXEC A, 11
+        2, 53, 100, // ISR_ENTER 53, 111
+        6, 0x41, 2, // START_READY B, 113 (the resume hook)
+        7, 0x40, 0, 1, // STOP_READY A, 114 (the scheduler hook: from)
+        6, 0x41, 1, // START_READY B, 115 (to)
+        2, 53, 1, // ISR_ENTER 53 again, 116
+        18, 1, // ISR_TO_SCHEDULER, 117
+        4, 0x41, 1, // START_EXEC B, 118
+        7, 0x41, 0, 50, // STOP_READY B, 168 (suspend hook)
+        7, 0x41, 0, 1, // STOP_READY B, 169 (scheduler hook)
+        4, 0x40, 1, // START_EXEC A, 170
+        2, 15, 30, // ISR_ENTER SysTick, 200
+        18, 2, // ISR_TO_SCHEDULER, 202
+        4, 0x40, 0, // START_EXEC A again after the exit, 202
+        7, 0x40, 0, 20, // STOP_READY A, 222
+        7, 0x40, 0, 1, // STOP_READY A, 223
+        17, 1, // IDLE, 224
+    ];
+    let p = parse(&stream_of("RT-Thread", &body), FormatChoice::Auto).unwrap();
+    let isr =
+        |k| p.trace.events.iter().filter(|e| e.kind == k && p.trace.tasks[e.task as usize].name == "ISR53").count();
+    assert_eq!((isr(EventKind::IsrEnter), isr(EventKind::IsrExit)), (1, 1), "{:?}", kinds_of(&p));
+    assert!(p.warnings.iter().any(|w| w.message.contains("skipped 1 ISR enter")), "{:?}", p.warnings);
+    let outs: Vec<(u64, EventKind, String)> = kinds_of(&p)
+        .into_iter()
+        .filter(|(_, k, _)| matches!(k, EventKind::Preempted | EventKind::Blocked | EventKind::SwitchIn))
+        .collect();
+    let e = |t, k, n: &str| (t, k, n.to_string());
+    assert_eq!(
+        outs,
+        vec![
+            e(11, EventKind::SwitchIn, "A"),
+            e(118, EventKind::Preempted, "A"),
+            e(118, EventKind::SwitchIn, "B"),
+            e(170, EventKind::Blocked, "B"),
+            e(170, EventKind::SwitchIn, "A"),
+            e(224, EventKind::Blocked, "A"),
+            e(224, EventKind::SwitchIn, "IDLE"),
+        ]
+    );
+    // The schedule: A waited READY from 10 to 11 and from 118 to 170 µs,
+    // and no ISR ran on.
+    let s = crate::Schedule::of(&p.trace);
+    let a = p.trace.tasks.iter().position(|t| t.name == "A").unwrap();
+    assert_eq!(s.tasks[a].ready_ns(), 53_000);
+    let i53 = p.trace.tasks.iter().position(|t| t.name == "ISR53").unwrap();
+    assert_eq!(s.tasks[i53].running_ns(), 6_000);
+}
+
+/// An ISR whose exit the recorder never wrote ends when a task is switched
+/// in on its core (a task runs only once the ISRs above it returned).
+#[test]
+fn an_isr_still_open_at_a_switch_in_ends_there() {
+    let body = [
+        6, 0x40, 10, // START_READY A, 10
+        4, 0x40, 1, // START_EXEC A, 11
+        2, 20, 10, // ISR_ENTER 20, 21
+        6, 0x41, 2, // START_READY B, 23
+        4, 0x41, 3, // START_EXEC B, 26: no exit written
+        7, 0x41, 0, 10, // STOP_READY B, 36
+        4, 0x40, 1, // START_EXEC A, 37
+    ];
+    let p = parse(&stream_of("FreeRTOS", &body), FormatChoice::Auto).unwrap();
+    let exits: Vec<u64> =
+        p.trace.events.iter().filter(|e| e.kind == EventKind::IsrExit).map(|e| e.time / 1000).collect();
+    assert_eq!(exits, vec![26]);
+    assert!(p.warnings.iter().any(|w| w.message.contains("1 ISRs had no exit")), "{:?}", p.warnings);
+    let s = crate::Schedule::of(&p.trace);
+    let b = p.trace.tasks.iter().position(|t| t.name == "B").unwrap();
+    assert_eq!(s.tasks[b].running_ns(), 11_000, "B runs from its switch-in, not after an ISR that never ends");
+}
+
+/// `TASK_TERMINATE` ends the task: with RT-Thread's one stop per switch,
+/// its switch-out is a block, not a preemption leaving it READY forever.
+#[test]
+fn a_terminated_task_is_not_left_ready() {
+    let body = [
+        6, 0x40, 10, // START_READY A
+        4, 0x40, 1, // START_EXEC A, 11
+        29, 1, 0x40, 20, // TASK_TERMINATE A, 31
+        7, 0x40, 0, 1, // STOP_READY A, 32 (the scheduler hook)
+        17, 1, // IDLE, 33
+    ];
+    let p = parse(&stream_of("RT-Thread", &body), FormatChoice::Auto).unwrap();
+    let out = p.trace.events.iter().find(|e| matches!(e.kind, EventKind::Preempted | EventKind::Blocked)).unwrap();
+    assert_eq!(out.kind, EventKind::Blocked);
+    let s = crate::Schedule::of(&p.trace);
+    assert_eq!(s.tasks[out.task as usize].ready_ns(), 1_000, "READY from its release to its start only");
+}

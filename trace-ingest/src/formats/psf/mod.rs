@@ -410,13 +410,7 @@ impl Reader {
     /// The ISRs above the innermost one that is `keep` (all when `None`)
     /// return at `now`.
     fn end_isrs(&mut self, keep: Option<TaskId>, now: u64) {
-        while let Some(&top) = self.cores.on(self.on).isrs.last() {
-            if Some(top) == keep {
-                break;
-            }
-            self.cores.on(self.on).isrs.pop();
-            self.push(Event::new(now, self.on, EventKind::IsrExit, top));
-        }
+        self.cores.on(self.on).end_isrs(&mut self.trace, keep, now);
     }
 
     fn switch_in(&mut self, t: TaskId, now: u64) {

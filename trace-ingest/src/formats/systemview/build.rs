@@ -46,8 +46,19 @@ pub(super) struct Decoder {
     last_ready: HashMap<TaskId, (u64, u16)>,
     skipped: crate::unused::Unused,
     /// Whether the recorded OS time-slices equal priorities at its tick by
-    /// default (FreeRTOS and ESP-IDF's FreeRTOS do).
+    /// default ([`super::os::slices_by_default`]).
     slices: bool,
+    /// Whether its port writes `TASK_STOP_READY` at every switch-out
+    /// ([`super::os::stops_at_every_switch`]) ...
+    stops_at_switch: bool,
+    /// ... and so, per task, how many it wrote since the task was switched
+    /// in.
+    stops: Vec<u8>,
+    /// ISR enters of an ISR already open on their core, skipped.
+    reentered: usize,
+    /// ISRs still open when a task or the idle loop was switched in on
+    /// their core, closed there.
+    closed_by_switch: usize,
 }
 
 impl Decoder {
@@ -62,10 +73,13 @@ impl Decoder {
             (None, None) => crate::PriorityOrder::High,
         };
         let named = api.as_ref().map(|a| a.os.as_str()).or(os).unwrap_or("");
-        let slices = named.to_ascii_lowercase().contains("freertos");
         Decoder {
             trace,
-            slices,
+            slices: super::os::slices_by_default(named),
+            stops_at_switch: super::os::stops_at_every_switch(named),
+            stops: Vec::new(),
+            reentered: 0,
+            closed_by_switch: 0,
             api,
             multicore,
             tasks: HashMap::default(),
@@ -102,6 +116,7 @@ impl Decoder {
         let priority = (kind == TaskKind::Idle).then_some(0);
         self.trace.tasks.push(Task { name, kind, priority, handle });
         self.cores.add_task();
+        self.stops.push(0);
         self.tasks.insert(key, t);
         t
     }
@@ -167,20 +182,34 @@ impl Decoder {
             Packet::StopReady(t) => {
                 self.stop_ready_seen = true;
                 let t = self.entity(Key::Task(t));
+                if self.stops_at_switch {
+                    // One stop is the switch-out itself; a second (or a
+                    // wait call) says the task blocked.
+                    let n = &mut self.stops[t as usize];
+                    *n = n.saturating_add(1);
+                    if *n < 2 {
+                        return;
+                    }
+                }
+                self.cores.on(core).blocks(Some(t));
+            }
+            Packet::Terminate(t) => {
+                let t = self.entity(Key::Task(t));
                 self.cores.on(core).blocks(Some(t));
             }
             Packet::Exec(t) => {
                 let t = self.entity(Key::Task(t));
-                self.cores.on(core).switch_in(&mut self.trace, t, now);
+                self.switch_in(core, t, now);
             }
             Packet::Idle => {
                 let idle = self.entity(Key::Idle(core));
-                self.cores.on(core).switch_in(&mut self.trace, idle, now);
+                self.switch_in(core, idle, now);
             }
             Packet::IsrEnter(irq) => {
                 let i = self.entity(Key::Isr(core, irq));
-                self.cores.on(core).isrs.push(i);
-                self.trace.events.push(Event::new(now, core, EventKind::IsrEnter, i));
+                if !self.cores.on(core).enter_isr(&mut self.trace, i, now) {
+                    self.reentered += 1;
+                }
             }
             Packet::IsrExit => {
                 if let Some(i) = self.cores.on(core).isrs.pop() {
@@ -189,6 +218,16 @@ impl Decoder {
             }
             Packet::Api { id, params } => self.api(core, id, params, now),
         }
+    }
+
+    /// `t` runs on `core` from `now`. A task runs only once the ISRs on its
+    /// core returned, so any still open there (a recorder that wrote an
+    /// enter without its exit) return now.
+    fn switch_in(&mut self, core: u16, t: TaskId, now: u64) {
+        let state = self.cores.on(core);
+        self.closed_by_switch += state.end_isrs(&mut self.trace, None, now);
+        state.switch_in(&mut self.trace, t, now);
+        self.stops[t as usize] = 0;
     }
 
     fn api(&mut self, core: u16, id: u32, params: [Option<u32>; 2], now: u64) {
@@ -292,7 +331,7 @@ impl Decoder {
             warnings.push(Warning {
                 line: 0,
                 message: format!(
-                    "dropped {}: made ready but never run nor described (the idle task's id, as FreeRTOS's glue sends no TASK_INFO for it)",
+                    "dropped {}: made ready or stopped but never run nor described (the idle task's id: FreeRTOS's and RT-Thread's ports describe no idle task, which runs as IDLE packets)",
                     names.join(", ")
                 ),
             });
@@ -314,6 +353,24 @@ impl Decoder {
             warnings.push(Warning {
                 line: 0,
                 message: format!("the target dropped {n} packets (its buffer was full); the stretches before each overflow packet are gaps, not counted"),
+            });
+        }
+        if self.reentered > 0 {
+            warnings.push(Warning {
+                line: 0,
+                message: format!(
+                    "skipped {} ISR enters of an ISR already running on its core (an interrupt does not preempt itself: the recorder wrote a second enter, as RT-Thread's port does when it switches inside an interrupt)",
+                    self.reentered
+                ),
+            });
+        }
+        if self.closed_by_switch > 0 {
+            warnings.push(Warning {
+                line: 0,
+                message: format!(
+                    "{} ISRs had no exit before a task was switched in on their core: each ends there",
+                    self.closed_by_switch
+                ),
             });
         }
         if let Some(message) = self.skipped.message() {

@@ -26,6 +26,8 @@ pub(super) enum Packet {
     StopExec,
     Ready(u32),
     StopReady(u32),
+    /// `TASK_TERMINATE`: the task ended.
+    Terminate(u32),
     Info {
         id: u32,
         priority: u32,
@@ -201,6 +203,7 @@ impl<'a> Cursor<'a> {
                 let r = self.varint()?;
                 Packet::Name(r, self.string()?)
             }
+            29 => Packet::Terminate(self.varint()?),
             32..=511 => {
                 // The first two parameters as varints, within the payload
                 // (whose length delimits the packet, whatever follows).
