@@ -33,6 +33,14 @@
 //!   waker's current phase gets an [`Action::Signal`] at the execution it
 //!   had consumed in it. Every other release is [`Release::Timer`] at its
 //!   recorded time.
+//! - The scheduler start: on each core the first switch-in (of a task or
+//!   the idle loop) starts the scheduler, unless a switch-out came first
+//!   (the trace began with the system running). A job made ready there
+//!   before it (SEGGER's and TraceRecorder's FreeRTOS glue record a task's
+//!   READY at `xTaskCreate`) is released at that instant, not at its
+//!   creation; the jobs so released keep the order the recording first ran
+//!   them in, 1 ns apart, so that a replay breaks their ties as the kernel
+//!   did (FreeRTOS starts the last-created task of the highest priority).
 //! - Idle tasks have running stretches (idle time, per core: one idle task
 //!   may stand for every core's idle loop) and nothing else.
 //!
@@ -276,6 +284,9 @@ impl Schedule {
         for e in &trace.events {
             let now = e.time - b.start;
             let t = e.task as usize;
+            if e.kind.switch_out().is_some() || e.kind == EventKind::SwitchIn {
+                b.scheduler_runs(usize::from(e.core), e.kind == EventKind::SwitchIn, now);
+            }
             if trace.tasks[t].kind == TaskKind::Idle {
                 b.idle(e.kind, t, usize::from(e.core), now);
                 continue;
@@ -385,6 +396,10 @@ struct Builder<'a> {
     odd_switches: u64,
     /// The trace's gaps, from its start.
     gaps: Vec<(u64, u64)>,
+    /// Per core, whether its scheduler has started.
+    started: Vec<bool>,
+    /// Per core, the jobs (task, job index) released at its scheduler start.
+    at_start: Vec<Vec<(usize, usize)>>,
 }
 
 impl<'a> Builder<'a> {
@@ -414,6 +429,55 @@ impl<'a> Builder<'a> {
                 .collect(),
             queued: vec![std::collections::VecDeque::new(); n],
             odd_switches: 0,
+            started: vec![false; max_core + 1],
+            at_start: vec![Vec::new(); max_core + 1],
+        }
+    }
+
+    /// A switch on `core` at `now` (a switch-in when `first_in`): the first
+    /// there starts its scheduler, releasing there what was made ready on
+    /// `core` before it.
+    fn scheduler_runs(&mut self, core: usize, first_in: bool, now: u64) {
+        if std::mem::replace(&mut self.started[core], true) || !first_in {
+            return;
+        }
+        for t in 0..self.tasks.len() {
+            let s = self.state[t];
+            let Some(since) = s.ready_since else { continue };
+            let task = &mut self.tasks[t];
+            let on_core = task.ready.last().is_some_and(|r| usize::from(r.core) == core);
+            let Some(job) = task.jobs.last_mut() else { continue };
+            if since >= now || !on_core || !s.in_job || s.running_on.is_some() || job.start_ns.is_some() {
+                continue;
+            }
+            job.release_ns = now;
+            if let [first] = job.phases.as_mut_slice()
+                && matches!(first.release, Release::Timer(_))
+            {
+                first.release = Release::Timer(now);
+            }
+            if let Some(r) = task.ready.last_mut() {
+                r.start_ns = now;
+            }
+            self.state[t].ready_since = Some(now);
+            self.at_start[core].push((t, task.jobs.len() - 1));
+        }
+    }
+
+    /// The jobs released at a scheduler start, 1 ns apart in the order the
+    /// recording ran them.
+    fn order_start_releases(&mut self) {
+        for group in std::mem::take(&mut self.at_start) {
+            let mut group: Vec<(Option<u64>, usize, usize)> =
+                group.into_iter().map(|(t, j)| (self.tasks[t].jobs[j].start_ns, t, j)).collect();
+            group.sort_by_key(|&(start, t, _)| (start.unwrap_or(u64::MAX), t));
+            for (rank, (_, t, j)) in group.into_iter().enumerate() {
+                let job = &mut self.tasks[t].jobs[j];
+                job.release_ns += rank as u64;
+                if let Release::Timer(at) = &mut job.phases[0].release {
+                    *at += rank as u64;
+                }
+            }
         }
     }
 
@@ -756,6 +820,7 @@ impl<'a> Builder<'a> {
     }
 
     fn finish(mut self) -> Schedule {
+        self.order_start_releases();
         let end = self.trace.duration();
         for core in 0..self.cores.len() {
             self.pause_top(core, end);

@@ -135,3 +135,43 @@ fn the_recorded_tick_is_moved_to_the_replays_clock() {
     let r = Replay::from_trace(&trace, &[]);
     assert_eq!(r.rules.slice.unwrap().next_after(0), 600_000);
 }
+
+/// The scheduler start: tasks made ready at creation (10 and 20 µs), the
+/// scheduler starting at 100 µs with B, the last created of the highest
+/// priority, which runs a 400 µs first job. Released at their creation,
+/// the replay ran A first, from 0 (a response of 100 µs where 500 were
+/// recorded); released at the start in the recorded order, it reproduces
+/// every response.
+#[test]
+fn what_was_ready_before_the_scheduler_started_is_released_at_its_start() {
+    let trace = log("corera-log 1 clock=us\ntask 1 task 2 A\ntask 2 task 2 B\ntask 3 task 1 Low\n\
+         0 0 rdy 1\n10 0 rdy 2\n20 0 rdy 3\n100 0 in 2\n500 0 out 2 done\n500 0 in 1\n600 0 out 1 done\n\
+         600 0 in 3\n650 0 out 3 done\n");
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    let release = |t: usize| s.tasks[t].jobs[0].release_ns;
+    assert_eq!(
+        (release(1), release(0), release(2)),
+        (100_000, 100_001, 100_002),
+        "at the start, in the recorded order"
+    );
+    assert_eq!(s.tasks[0].ready_ns(), 400_000, "A waited from the start, not from its creation");
+    let r = Replay::from_trace(&trace, &[]);
+    let o = single(&r);
+    for (i, t) in r.tasks.iter().enumerate() {
+        let recorded = s.tasks[t.id as usize].jobs[0].response_ns();
+        assert_eq!(o.tasks[i].response_max_ns, recorded, "{}", t.name);
+    }
+    let first = o.timeline.iter().min_by_key(|seg| seg.start_ns).unwrap();
+    assert_eq!((r.tasks[first.task as usize].name.as_str(), first.start_ns), ("B", 100_000));
+}
+
+/// A trace that begins with the system running (its first switch is a
+/// switch-out) has no scheduler start: a task made ready before that
+/// switch-out waited from then.
+#[test]
+fn a_trace_begun_mid_run_keeps_its_first_releases() {
+    let trace = log("corera-log 1 clock=us\ntask 1 task 2 Hi\ntask 2 task 1 Lo\n\
+         0 0 rdy 2\n50 0 out 1 done\n50 0 in 2\n80 0 out 2 done\n");
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    assert_eq!(s.tasks[1].jobs[0].release_ns, 0);
+}
