@@ -4,11 +4,10 @@
 
 use anyhow::Context;
 use corera_emit::records::{
-    Analysis, FidelityRecord, FidelityRow, GraphRecord, IngestRecord, ParetoRecord, PartitionRecord, PlaceRecord,
-    SCHEMA_VERSION, SearchRecord, SimulateRecord, WrittenRecord, placed_tasks,
+    Analysis, GraphRecord, IngestRecord, ParetoRecord, PartitionRecord, PlaceRecord, SCHEMA_VERSION, SearchRecord,
+    SimulateRecord, WrittenRecord, placed_tasks,
 };
 use corera_emit::{Target, to_json};
-use corera_placement::CoreSet;
 use corera_replay::Policy;
 use corera_trace_ingest::TraceSummary;
 use corera_tune::span;
@@ -513,74 +512,9 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
 fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     let p = pipeline::prepare(&args.input, &args.place, quiet)?;
     warn(quiet, &p.name, &p.warnings);
-    let cores = p.schedule.cores.max(1);
-    let wake = p.parsed.trace.cross_core_wake();
-    let platform = match &args.place.platform {
-        Some(_) => p.platform.clone(),
-        None => {
-            let mut platform = corera_placement::Platform::identical(cores as u16);
-            platform.costs = corera_placement::Costs::none();
-            // What a cross-core wake took in the recording, when it took
-            // one steady time, delays each cross-core signal.
-            if let Some(w) = wake.filter(|w| w.is_steady()) {
-                platform.costs.message_latency_ns = w.median_ns;
-            }
-            platform
-        }
-    };
-    if platform.cores < cores as u16 {
-        return Err(usage(format!(
-            "--as-recorded: the recording used {cores} cores; the platform has {}",
-            platform.cores
-        )));
-    }
-    // The cores each task ran on.
-    let used: Vec<CoreSet> = p
-        .problem
-        .task_ids
-        .iter()
-        .map(|&id| {
-            let set: CoreSet = p.schedule.tasks[id as usize].running.iter().map(|s| s.core).collect();
-            if set.is_empty() { CoreSet::one(0) } else { set }
-        })
-        .collect();
-    let core_of: Vec<u16> = used.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
-    let floats = used.iter().any(|s| s.len() > 1);
-    let policy = if floats { Policy::Masks } else { Policy::Amp };
     let (workload, chain_warnings) = p.workload()?;
     warn(quiet, &p.name, &chain_warnings);
-    let o = p.run(&workload, &platform, policy, &core_of, floats.then_some(used.as_slice()), false);
-    let slot_of = |id: u32| p.problem.task_ids.iter().position(|&t| t == id);
-    let tasks = workload
-        .tasks
-        .iter()
-        .zip(&o.tasks)
-        .map(|(w, r)| {
-            let g = &p.graph.tasks[w.id as usize];
-            FidelityRow {
-                task: w.name.clone(),
-                cores: slot_of(w.id).map_or_else(Vec::new, |i| used[i].iter().collect()),
-                recorded_running_ns: g.running_ns,
-                replayed_running_ns: r.running_ns,
-                recorded_ready_ns: g.ready_ns,
-                replayed_ready_ns: r.ready_ns,
-                recorded_response_mean_ns: g.response_mean_ns,
-                replayed_response_mean_ns: r.response_mean_ns,
-            }
-        })
-        .collect();
-    let record = FidelityRecord {
-        schema_version: SCHEMA_VERSION,
-        corera_version: corera_emit::VERSION.to_string(),
-        input: p.input(),
-        platform,
-        policy,
-        tasks,
-        chains: corera_emit::records::ChainRecord::of(&workload),
-        replayed_chains: o.chains.clone(),
-        rules: Some(workload.rules.clone()),
-        cross_core_wake: wake,
-    };
+    let record = p.as_recorded(&workload, args.place.platform.is_some())?;
     if args.json {
         return stdout(&to_json(&record));
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use corera_emit::records::{Analysis, Input, Results};
+use corera_emit::records::{Analysis, Fidelity, FidelityRecord, FidelityRow, Input, Results};
 use corera_placement::{Chain, Constraints, CoreSet, Cost, Deadline, Objective, Placement, Platform, Problem};
 use corera_replay::{ChainOrigin, Outcome, Policy, Replay};
 use corera_search::{Note, Options, Solution};
@@ -198,6 +198,96 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// The recording replayed under its own placement (each task on the
+    /// cores it ran on; AMP, or masks where a task migrated) against the
+    /// recording, per task. Without `given_platform` the replay runs on the
+    /// recorded cores with no modelled overhead but the recorded steady
+    /// cross-core wake.
+    ///
+    /// # Errors
+    /// A platform with fewer cores than the recording used.
+    pub(crate) fn as_recorded(&self, workload: &Replay, given_platform: bool) -> anyhow::Result<FidelityRecord> {
+        let cores = self.schedule.cores.max(1);
+        let wake = self.parsed.trace.cross_core_wake();
+        let platform = if given_platform {
+            self.platform.clone()
+        } else {
+            let mut platform = Platform::identical(cores as u16);
+            platform.costs = corera_placement::Costs::none();
+            // What a cross-core wake took in the recording, when it took
+            // one steady time, delays each cross-core signal.
+            if let Some(w) = wake.filter(|w| w.is_steady()) {
+                platform.costs.message_latency_ns = w.median_ns;
+            }
+            platform
+        };
+        if platform.cores < cores as u16 {
+            return Err(usage(format!(
+                "--as-recorded: the recording used {cores} cores; the platform has {}",
+                platform.cores
+            )));
+        }
+        // The cores each task ran on.
+        let used: Vec<CoreSet> = self
+            .problem
+            .task_ids
+            .iter()
+            .map(|&id| {
+                let set: CoreSet = self.schedule.tasks[id as usize].running.iter().map(|s| s.core).collect();
+                if set.is_empty() { CoreSet::one(0) } else { set }
+            })
+            .collect();
+        let core_of: Vec<u16> = used.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
+        let floats = used.iter().any(|s| s.len() > 1);
+        let policy = if floats { Policy::Masks } else { Policy::Amp };
+        let o = self.run(workload, &platform, policy, &core_of, floats.then_some(used.as_slice()), false);
+        let slot_of = |id: u32| self.problem.task_ids.iter().position(|&t| t == id);
+        let tasks = workload
+            .tasks
+            .iter()
+            .zip(&o.tasks)
+            .map(|(w, r)| {
+                let g = &self.graph.tasks[w.id as usize];
+                let jobs = &self.schedule.tasks[w.id as usize].jobs;
+                let mut why = Vec::new();
+                let across = jobs.iter().filter(|j| j.spans_gap).count();
+                if across > 0 {
+                    why.push(format!("{across} of its {} jobs span a gap of the recording", jobs.len()));
+                }
+                match g.priority_source {
+                    corera_trace_ingest::PrioritySource::Inferred => why.push("priority inferred".to_string()),
+                    corera_trace_ingest::PrioritySource::Assumed => why.push("priority assumed".to_string()),
+                    _ => {}
+                }
+                FidelityRow {
+                    task: w.name.clone(),
+                    cores: slot_of(w.id).map_or_else(Vec::new, |i| used[i].iter().collect()),
+                    recorded_running_ns: g.running_ns,
+                    replayed_running_ns: r.running_ns,
+                    recorded_ready_ns: g.ready_ns,
+                    replayed_ready_ns: r.ready_ns,
+                    recorded_response_mean_ns: g.response_mean_ns,
+                    replayed_response_mean_ns: r.response_mean_ns,
+                    why,
+                }
+            })
+            .collect();
+        Ok(FidelityRecord {
+            schema_version: corera_emit::records::SCHEMA_VERSION,
+            corera_version: corera_emit::VERSION.to_string(),
+            input: self.input(),
+            platform,
+            policy,
+            tasks,
+            chains: corera_emit::records::ChainRecord::of(workload),
+            replayed_chains: o.chains.clone(),
+            rules: Some(workload.rules.clone()),
+            cross_core_wake: wake,
+        })
+    }
+}
+
 /// Chains discovered in the trace that every replay measures when the
 /// user and the model name none.
 pub(crate) const DISCOVERED_CHAINS: usize = 3;
@@ -226,6 +316,8 @@ pub(crate) struct Analyzed {
     /// core, and its cores where it may float) and its cost, when it maps
     /// every task.
     pub(crate) model_mapping: Option<ModelMapping>,
+    /// How well the replay reproduces the recording.
+    pub(crate) fidelity: Fidelity,
 }
 
 impl Analyzed {
@@ -250,6 +342,7 @@ impl Analyzed {
             replay_tasks: &self.replay_names,
             chains: corera_emit::records::ChainRecord::of(&self.workload),
             rules: Some(&self.workload.rules),
+            fidelity: Some(self.fidelity.clone()),
             model: p
                 .parsed
                 .model
@@ -277,6 +370,9 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: 
             prepared.name
         )));
     }
+    // The recording replayed as recorded first: what every comparison
+    // below is worth.
+    let fidelity = Fidelity::of(&prepared.as_recorded(&workload, false)?);
     let mut chosen = None;
     if let Some(weight) = place.balance_weight {
         let front = pareto(&prepared.problem, &prepared.platform, place, quiet)?;
@@ -332,6 +428,7 @@ pub(crate) fn analyze(input: &InputArgs, place: &PlaceArgs, masks: bool, quiet: 
         workload,
         replay_names,
         model_mapping,
+        fidelity,
     })
 }
 

@@ -1385,3 +1385,76 @@ fn a_model_nested_without_end_is_a_located_error() {
         .stderr(predicate::str::contains("deep.amxmi:514:1: invalid amalthea input"))
         .stderr(predicate::str::contains("nested at most 512 deep"));
 }
+
+/// `analyze` replays the recording as recorded first and says how well it
+/// reproduces it, in the summary, `analysis.json` and the report, by the
+/// figures `simulate --as-recorded` prints per task.
+#[test]
+fn analyze_states_the_replays_fidelity_to_the_recording() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = corera().args(["analyze", SAMPLE, "--replay-budget", "20", "-q", "-o"]).arg(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = String::from_utf8(out.stdout).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    let f = &json["replay"]["fidelity"];
+    let rows = corera().args(["simulate", SAMPLE, "--as-recorded", "--json", "-q"]).output().unwrap();
+    let rows: serde_json::Value = serde_json::from_slice(&rows.stdout).unwrap();
+    assert_eq!(f["rows"], rows["tasks"], "one as-recorded replay, whichever command runs it");
+    let within = rows["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| {
+            let (rec, rep) = (t["recorded_response_mean_ns"].as_f64(), t["replayed_response_mean_ns"].as_f64());
+            rec.zip(rep).is_some_and(|(a, b)| (b - a).abs() <= 0.1 * a)
+        })
+        .count();
+    assert_eq!(f["response_within"], within);
+    let line = format!("{} of {} tasks within 10 % on mean response", within, f["with_response"]);
+    assert!(
+        summary.contains(&format!("replay fidelity: the recording replayed as recorded (amp): {line}")),
+        "{summary}"
+    );
+    assert!(!summary.contains("caution:"), "the printer sample is reproduced: {summary}");
+    let report = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(report.contains("<section id=\"fidelity\">") && report.contains(&line));
+}
+
+/// A recording the replay cannot reproduce (priorities given that the
+/// recording contradicts: the less urgent task kept running while the more
+/// urgent one waited READY): the recommendation says it rests on such a
+/// replay and what to supply.
+#[test]
+fn a_recommendation_on_a_replay_that_does_not_reproduce_says_so() {
+    let mut log =
+        String::from("corera-log 1 clock=us\ntask 1 task 2 Urgent\ntask 2 task 1 Lazy\ntask 3 task 3 Other\n");
+    for k in 0..20u64 {
+        let t = k * 1000;
+        log += &format!(
+            "{} 0 rdy 2\n{} 0 in 2\n{} 0 rdy 1\n{} 0 out 2 done\n{} 0 in 1\n{} 0 out 1 done\n",
+            t,
+            t,
+            t + 10,
+            t + 400,
+            t + 400,
+            t + 500
+        );
+        log += &format!("{} 0 rdy 3\n{} 0 in 3\n{} 0 out 3 done\n", t + 600, t + 600, t + 700);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("contradicts.log");
+    std::fs::write(&trace, log).unwrap();
+    let out = corera()
+        .arg("analyze")
+        .arg(&trace)
+        .args(["--replay-budget", "20", "-q", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(summary.contains("caution: this rests on a replay that does not reproduce the recording"), "{summary}");
+    assert!(summary.contains("--priority TASK=N"), "{summary}");
+    assert!(summary.contains("furthest: Urgent"), "{summary}");
+}

@@ -95,6 +95,9 @@ fn recommendation(s: &mut String, r: &Analysis) {
         let _ = writeln!(s, "<tr><td>{name}</td><td class=\"{class}\">{pct:+.1} %</td></tr>");
     }
     let _ = writeln!(s, "</table>");
+    if let Some(caution) = r.replay.fidelity.as_ref().and_then(crate::fidelity_caution) {
+        let _ = writeln!(s, "<p id=\"caution\" class=\"bad\"><b>Caution:</b> {}.</p>", esc(&caution));
+    }
     if let Some(c) = &rec.certificate {
         let _ = writeln!(s, "<p id=\"certificate\"><b>Proof:</b> {}.</p>", esc(&c.text));
     }
@@ -333,6 +336,52 @@ fn headline(s: &mut String, r: &Analysis) {
         r.replay.costs.migration_ns,
         corera_replay::KEEPS_UP * 100.0,
         r.replay.rules.as_ref().map_or(String::new(), |rules| format!(" Kernel: {}.", esc(&rules.describe())))
+    );
+    if let Some(f) = &r.replay.fidelity {
+        fidelity(s, f);
+    }
+}
+
+/// The recording replayed as recorded against the recording, per task:
+/// what every comparison above is worth.
+fn fidelity(s: &mut String, f: &crate::records::Fidelity) {
+    let _ = writeln!(
+        s,
+        "<section id=\"fidelity\"><h2>Replay fidelity</h2><p class=\"{}\">{}.</p>\
+         <table><tr><th>task</th><th>cores</th><th>mean response ms recorded</th><th>replayed</th><th>error</th>\
+         <th>READY ms recorded</th><th>replayed</th><th>what is uncertain</th></tr>",
+        if f.reproduces() { "" } else { "bad" },
+        esc(&crate::fidelity_line(f))
+    );
+    let ms_of = |ns: Option<u64>| ns.map_or("–".to_string(), |v| format!("{:.3}", v as f64 / 1e6));
+    for t in &f.rows {
+        let within = t.response_within();
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{:.3}</td>\
+             <td class=\"{}\">{:.3}</td><td>{}</td></tr>",
+            esc(&t.task),
+            t.cores.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
+            ms_of(t.recorded_response_mean_ns),
+            ms_of(t.replayed_response_mean_ns),
+            if within == Some(false) { "bad" } else { "" },
+            t.response_error().map_or("–".to_string(), |e| format!("{:+.1} %", e * 100.0)),
+            t.recorded_ready_ns as f64 / 1e6,
+            if t.ready_within() { "" } else { "bad" },
+            t.replayed_ready_ns as f64 / 1e6,
+            esc(&t.why.join("; "))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "</table><p class=\"note\">The recording replayed under its own placement (each task on the cores it ran \
+         on), with no modelled overhead, against what was recorded. A figure within {} % (READY also within {} µs) \
+         is reproduced; below {} % of tasks reproduced on mean response the recommendation says it rests on a replay \
+         that does not reproduce the recording. <code>corera simulate --as-recorded</code> shows the same per task.</p>\
+         </section>",
+        (crate::records::Fidelity::WITHIN * 100.0).round(),
+        crate::records::Fidelity::READY_FLOOR_NS / 1000,
+        (crate::records::Fidelity::ENOUGH * 100.0).round()
     );
 }
 

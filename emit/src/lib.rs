@@ -47,7 +47,10 @@ pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::HtmlReport;
 pub use json::{Json, to_json};
 pub use records::{Analysis, MAX_SEGMENTS_PER_LANE, Results, SCHEMA_VERSION, read_analysis, read_placement};
-pub use summary::{CoreLine, chains_text, core_lines, deadlock_note, fidelity_table, summary, sweep_table};
+pub use summary::{
+    CoreLine, chains_text, core_lines, deadlock_note, fidelity_caution, fidelity_line, fidelity_table, summary,
+    sweep_table,
+};
 pub use timeline::{btf, perfetto};
 pub use write::write_atomic;
 

@@ -299,6 +299,9 @@ pub struct ReplayRecord {
     pub rules: Option<Rules>,
     /// Each policy, single core first.
     pub policies: Vec<PolicyRun>,
+    /// How well the replay reproduces the recording.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<Fidelity>,
 }
 
 impl ReplayRecord {
@@ -306,7 +309,7 @@ impl ReplayRecord {
     /// replay tasks `tasks` under `costs` and `rules`, which measured
     /// `chains`.
     pub fn of(
-        (costs, rules): (Costs, Option<Rules>),
+        (costs, rules, fidelity): (Costs, Option<Rules>, Option<Fidelity>),
         tasks: &[String],
         chains: &[ChainRecord],
         outcomes: &[(String, Outcome)],
@@ -332,7 +335,7 @@ impl ReplayRecord {
                 }
             })
             .collect();
-        ReplayRecord { costs, tasks: tasks.to_vec(), chains: chains.to_vec(), rules, policies }
+        ReplayRecord { costs, tasks: tasks.to_vec(), chains: chains.to_vec(), rules, policies, fidelity }
     }
 
     /// The single-core run, if there is one.
@@ -429,6 +432,8 @@ pub struct Results<'a> {
     pub chains: Vec<ChainRecord>,
     /// The kernel's rules the replays kept.
     pub rules: Option<&'a Rules>,
+    /// How well the replay reproduces the recording.
+    pub fidelity: Option<Fidelity>,
     /// For a model input: the model, and its own mapping (each placed
     /// task's core) with its cost, when it maps every task.
     pub model: Option<(&'a ModelInfo, Option<ModelMappingResult<'a>>)>,
@@ -556,7 +561,12 @@ impl Analysis {
             timing: r.timing.map(TimingRecord::of),
             traffic: r.problem.edges.iter().map(|&(a, b, w)| TrafficEdge(a, b, w)).collect(),
             cost: r.cost.clone(),
-            replay: ReplayRecord::of((r.platform.costs.clone(), r.rules.cloned()), r.replay_tasks, &r.chains, r.replay),
+            replay: ReplayRecord::of(
+                (r.platform.costs.clone(), r.rules.cloned(), r.fidelity.clone()),
+                r.replay_tasks,
+                &r.chains,
+                r.replay,
+            ),
             warnings: r.warnings.to_vec(),
             model: r.model.map(|(info, mapping)| ModelRecord {
                 info: info.clone(),
@@ -1091,9 +1101,27 @@ pub struct FidelityRow {
     /// See `recorded_response_mean_ns`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replayed_response_mean_ns: Option<u64>,
+    /// What corera knows makes this task's replay less certain (jobs that
+    /// span a gap, a priority inferred or assumed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<String>,
 }
 
 impl FidelityRow {
+    /// Whether the replayed mean response is within [`Fidelity::WITHIN`] of
+    /// the recorded one (`None`: no job ends to compare).
+    pub fn response_within(&self) -> Option<bool> {
+        Some(self.response_error()?.abs() <= Fidelity::WITHIN)
+    }
+
+    /// Whether the replayed READY is within [`Fidelity::WITHIN`] of the
+    /// recorded one, or within [`Fidelity::READY_FLOOR_NS`] of it (a task
+    /// that hardly waits: 2 µs against 3 µs is no disagreement).
+    pub fn ready_within(&self) -> bool {
+        let (rec, rep) = (self.recorded_ready_ns as f64, self.replayed_ready_ns as f64);
+        (rep - rec).abs() <= (Fidelity::WITHIN * rec).max(Fidelity::READY_FLOOR_NS as f64)
+    }
+
     /// Replayed RUNNING against recorded, relative (0 when both are 0).
     pub fn running_error(&self) -> f64 {
         relative(self.replayed_running_ns as f64, self.recorded_running_ns as f64)
@@ -1107,6 +1135,76 @@ impl FidelityRow {
 
 fn relative(got: f64, want: f64) -> f64 {
     if want == 0.0 { if got == 0.0 { 0.0 } else { 1.0 } } else { (got - want) / want }
+}
+
+/// How well the replay reproduces the recording it started from: the
+/// recording replayed under its own placement against the recording
+/// (`simulate --as-recorded`), in one line for `analyze`'s summary,
+/// `analysis.json` and the report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fidelity {
+    /// Tasks replayed.
+    pub tasks: usize,
+    /// Tasks with job ends in both the recording and the replay ...
+    pub with_response: usize,
+    /// ... and of those, the ones whose mean response is within
+    /// [`Fidelity::WITHIN`].
+    pub response_within: usize,
+    /// Tasks whose READY is within [`Fidelity::WITHIN`] (or
+    /// [`Fidelity::READY_FLOOR_NS`]).
+    pub ready_within: usize,
+    /// Summed READY, recorded and replayed, ns.
+    pub recorded_ready_ns: u64,
+    /// See `recorded_ready_ns`.
+    pub replayed_ready_ns: u64,
+    /// The policy the recording was replayed under (`amp`, or `masks` where
+    /// tasks migrated).
+    pub policy: Policy,
+    /// Per task, recorded against replayed.
+    pub rows: Vec<FidelityRow>,
+}
+
+impl Fidelity {
+    /// The relative error within which a figure is reproduced.
+    pub const WITHIN: f64 = 0.10;
+    /// READY closer than this (ns) is reproduced, whatever the ratio.
+    pub const READY_FLOOR_NS: u64 = 10_000;
+    /// Below this share of tasks within [`Fidelity::WITHIN`] on mean
+    /// response, the recommendation says it rests on a replay that does not
+    /// reproduce the recording.
+    pub const ENOUGH: f64 = 0.80;
+
+    /// The summary of an as-recorded replay.
+    pub fn of(r: &FidelityRecord) -> Fidelity {
+        Fidelity {
+            tasks: r.tasks.len(),
+            with_response: r.tasks.iter().filter(|t| t.response_within().is_some()).count(),
+            response_within: r.tasks.iter().filter(|t| t.response_within() == Some(true)).count(),
+            ready_within: r.tasks.iter().filter(|t| t.ready_within()).count(),
+            recorded_ready_ns: r.tasks.iter().map(|t| t.recorded_ready_ns).sum(),
+            replayed_ready_ns: r.tasks.iter().map(|t| t.replayed_ready_ns).sum(),
+            policy: r.policy,
+            rows: r.tasks.clone(),
+        }
+    }
+
+    /// Whether enough tasks are reproduced ([`Fidelity::ENOUGH`]) for the
+    /// comparisons built on the replay to be evidence.
+    pub fn reproduces(&self) -> bool {
+        self.with_response == 0 || self.response_within as f64 >= Fidelity::ENOUGH * self.with_response as f64
+    }
+
+    /// The tasks furthest off on mean response (largest error first), at
+    /// most `n`, outside [`Fidelity::WITHIN`].
+    pub fn worst(&self, n: usize) -> Vec<&FidelityRow> {
+        let mut off: Vec<&FidelityRow> = self.rows.iter().filter(|t| t.response_within() == Some(false)).collect();
+        off.sort_by(|a, b| {
+            let e = |t: &FidelityRow| t.response_error().unwrap_or(0.0).abs();
+            e(b).total_cmp(&e(a)).then_with(|| a.task.cmp(&b.task))
+        });
+        off.truncate(n);
+        off
+    }
 }
 
 /// One value of a swept cost.

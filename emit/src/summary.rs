@@ -242,6 +242,9 @@ fn recommendation(s: &mut String, a: &Analysis, r: &crate::records::Recommendati
         r.value.text
     );
     let _ = writeln!(s, "  why: {}", r.reason);
+    if let Some(caution) = a.replay.fidelity.as_ref().and_then(fidelity_caution) {
+        let _ = writeln!(s, "  caution: {caution}");
+    }
     if let Some(c) = &r.certificate {
         let _ = writeln!(s, "  proof: {}", c.text);
     }
@@ -266,10 +269,61 @@ fn recommendation(s: &mut String, a: &Analysis, r: &crate::records::Recommendati
     );
 }
 
+/// How well the replay reproduces the recording, in one line:
+/// `replay fidelity: as recorded (amp), 23 of 24 tasks within 10 % on mean
+/// response, 21 of 24 on READY (6290.459 ms recorded, 6342.504 replayed);
+/// furthest: MotorPaper +33.1 %`.
+pub fn fidelity_line(f: &crate::records::Fidelity) -> String {
+    let pct = (crate::records::Fidelity::WITHIN * 100.0).round();
+    let mut line = format!(
+        "replay fidelity: the recording replayed as recorded ({}): {} of {} tasks within {pct} % on mean response, \
+         {} of {} on READY ({:.3} ms recorded, {:.3} replayed)",
+        f.policy.name(),
+        f.response_within,
+        f.with_response,
+        f.ready_within,
+        f.tasks,
+        f.recorded_ready_ns as f64 / 1e6,
+        f.replayed_ready_ns as f64 / 1e6
+    );
+    let worst: Vec<String> = f
+        .worst(3)
+        .iter()
+        .map(|t| {
+            let why = if t.why.is_empty() { String::new() } else { format!(" ({})", t.why.join("; ")) };
+            format!("{} {:+.1} %{why}", t.task, t.response_error().unwrap_or(0.0) * 100.0)
+        })
+        .collect();
+    if !worst.is_empty() {
+        line.push_str(&format!("; furthest: {}", worst.join(", ")));
+    }
+    line
+}
+
+/// For a replay that does not reproduce the recording: what the
+/// comparisons built on it are worth and what to supply.
+pub fn fidelity_caution(f: &crate::records::Fidelity) -> Option<String> {
+    (!f.reproduces()).then(|| {
+        format!(
+            "this rests on a replay that does not reproduce the recording ({} of {} tasks within {} % on mean \
+             response, below {} %): the comparisons of set-ups here are not evidence until it does; give the priorities \
+             the recording lacks (--priority TASK=N) or the kernel's rules in a platform file ([kernel] tick_us, \
+             time_slicing, isr_nesting), and check with `corera simulate --as-recorded`",
+            f.response_within,
+            f.with_response,
+            (crate::records::Fidelity::WITHIN * 100.0).round(),
+            (crate::records::Fidelity::ENOUGH * 100.0).round()
+        )
+    })
+}
+
 /// The single core / SMP / AMP comparison.
 fn replay_table(s: &mut String, a: &Analysis) {
     if a.replay.single().is_none() {
         return;
+    }
+    if let Some(f) = &a.replay.fidelity {
+        let _ = writeln!(s, "\n{}", fidelity_line(f));
     }
     let width = a.replay.policies.iter().map(|r| r.label.chars().count()).max().unwrap_or(0).max(20);
     let _ = writeln!(

@@ -28,6 +28,7 @@ fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
     let solution = portfolio(&problem, &platform, &Options::default()).unwrap();
     let cost = Cost::of(&problem, &platform, &solution.placement);
     let report = Analysis::new(&Results {
+        fidelity: None,
         input: Input::new("demo.log", parsed.format, parsed.source),
         trace: &summary,
         graph: &graph,

@@ -315,11 +315,11 @@ fn rt_thread_in_isr_switches_neither_leave_an_isr_open_nor_block_the_preempted()
             e(224, EventKind::SwitchIn, "IDLE"),
         ]
     );
-    // The schedule: A waited READY from 10 to 11 and from 118 to 170 µs,
-    // and no ISR ran on.
+    // The schedule: A waited READY from 118 to 170 µs (its READY at 10 came
+    // before the scheduler started, at 11), and no ISR ran on.
     let s = crate::Schedule::of(&p.trace);
     let a = p.trace.tasks.iter().position(|t| t.name == "A").unwrap();
-    assert_eq!(s.tasks[a].ready_ns(), 53_000);
+    assert_eq!(s.tasks[a].ready_ns(), 52_000);
     let i53 = p.trace.tasks.iter().position(|t| t.name == "ISR53").unwrap();
     assert_eq!(s.tasks[i53].running_ns(), 6_000);
 }
@@ -357,10 +357,12 @@ fn a_terminated_task_is_not_left_ready() {
         29, 1, 0x40, 20, // TASK_TERMINATE A, 31
         7, 0x40, 0, 1, // STOP_READY A, 32 (the scheduler hook)
         17, 1, // IDLE, 33
+        2, 15, 100, // ISR_ENTER SysTick, 133
+        3, 1, // ISR_EXIT, 134
     ];
     let p = parse(&stream_of("RT-Thread", &body), FormatChoice::Auto).unwrap();
     let out = p.trace.events.iter().find(|e| matches!(e.kind, EventKind::Preempted | EventKind::Blocked)).unwrap();
     assert_eq!(out.kind, EventKind::Blocked);
     let s = crate::Schedule::of(&p.trace);
-    assert_eq!(s.tasks[out.task as usize].ready_ns(), 1_000, "READY from its release to its start only");
+    assert_eq!(s.tasks[out.task as usize].ready_ns(), 0, "never READY after it ended");
 }
