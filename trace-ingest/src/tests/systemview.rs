@@ -222,6 +222,20 @@ fn dropped_packets_are_a_gap_between_the_packets_around_them() {
     assert!(p.notes.iter().any(|n| n.contains("1 gap not counted")), "{:?}", p.notes);
 }
 
+/// The count an `OVERFLOW` packet carries is the target's drops so far
+/// (SEGGER_SYSVIEW.c keeps `DropCount` for the whole recording): three
+/// overflows saying 57, 60 and 100 dropped 100 packets, not 217.
+#[test]
+fn the_overflow_count_is_cumulative() {
+    let mut s = task_t_running_from_20us();
+    s.extend([1, 57, 100]); // OVERFLOW 57, at 120
+    s.extend([1, 60, 100]); // OVERFLOW 60, at 220
+    s.extend([1, 100, 100]); // OVERFLOW 100, at 320
+    s.extend([17, 80]); // IDLE at 400
+    let p = parse(&s, FormatChoice::Auto).unwrap();
+    assert!(p.warnings.iter().any(|w| w.message.contains("dropped 100 packets")), "{:?}", p.warnings);
+}
+
 /// Two recording sessions in one file: the time between `TRACE_STOP` and
 /// the next `TRACE_START` is a gap, and said.
 #[test]

@@ -74,6 +74,7 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
     cursor.pos = start;
     let mut ticks = 0u64;
     let mut started = false;
+    let mut last_drops = 0u64;
     while cursor.pos < b.len() {
         let at = cursor.pos;
         let packet = cursor.packet();
@@ -106,7 +107,13 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
                         ticks += u64::from(p.delta);
                     }
                     Packet::Overflow(n) => {
-                        out.overflows += u64::from(n);
+                        // The target's drop count so far (SEGGER_SYSVIEW.c
+                        // never resets it while recording): what is new
+                        // since the last overflow packet, or all of it
+                        // after a restart.
+                        let n = u64::from(n);
+                        out.overflows += if n >= last_drops { n - last_drops } else { n };
+                        last_drops = n;
                         let before = ticks;
                         ticks += u64::from(p.delta);
                         out.gaps.push((before, ticks));
