@@ -55,6 +55,10 @@ pub struct Kernel {
     /// Whether a more urgent ISR preempts a running one (`false`: a pending
     /// ISR waits for the running one to end, as tail-chaining targets do).
     pub isr_nesting: Option<bool>,
+    /// Whether a preempted task goes behind the ready tasks of its priority
+    /// (FreeRTOS) rather than resuming first among them (Zephyr, POSIX
+    /// `SCHED_FIFO`).
+    pub preempted_to_back: Option<bool>,
 }
 
 /// The distance matrix as rows.
@@ -251,6 +255,7 @@ struct PlatformFile {
     tick_us: Option<f64>,
     time_slicing: Option<bool>,
     isr_nesting: Option<bool>,
+    preempted_to_back: Option<bool>,
 }
 
 /// One value for every core, or one per core.
@@ -487,6 +492,7 @@ impl Platform {
     /// tick_us = 1000        # the kernel's tick (default: the recording's)
     /// time_slicing = true   # equal priorities take turns at each tick
     /// isr_nesting = false   # a pending ISR waits for the running one
+    /// preempted_to_back = true   # a preempted task goes behind its equals
     ///
     /// [costs]            # of crossing cores in the replay
     /// message_latency_ns = 1000
@@ -540,7 +546,12 @@ impl Platform {
         {
             return Err(PlatformError::File(format!("tick_us {tick} must be in [1, 10000000] (1 µs to 10 s)")));
         }
-        p.kernel = Kernel { tick_us: f.tick_us, time_slicing: f.time_slicing, isr_nesting: f.isr_nesting };
+        p.kernel = Kernel {
+            tick_us: f.tick_us,
+            time_slicing: f.time_slicing,
+            isr_nesting: f.isr_nesting,
+            preempted_to_back: f.preempted_to_back,
+        };
         Ok(p)
     }
 
@@ -666,8 +677,17 @@ mod tests {
 
     #[test]
     fn kernel_rules_come_from_the_file_and_are_checked() {
-        let p = Platform::from_toml("cores = 2\ntick_us = 1000\ntime_slicing = true\nisr_nesting = false\n").unwrap();
-        assert_eq!(p.kernel, Kernel { tick_us: Some(1000.0), time_slicing: Some(true), isr_nesting: Some(false) });
+        let p = Platform::from_toml(
+            "cores = 2\ntick_us = 1000\ntime_slicing = true\nisr_nesting = false\npreempted_to_back = true\n",
+        )
+        .unwrap();
+        let want = Kernel {
+            tick_us: Some(1000.0),
+            time_slicing: Some(true),
+            isr_nesting: Some(false),
+            preempted_to_back: Some(true),
+        };
+        assert_eq!(p.kernel, want);
         assert_eq!(Platform::from_toml("cores = 2\n").unwrap().kernel, Kernel::default());
         for bad in ["tick_us = 0", "tick_us = -5", "tick_us = 2e7"] {
             let e = Platform::from_toml(&format!("cores = 2\n{bad}\n")).unwrap_err().to_string();

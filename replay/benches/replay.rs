@@ -83,7 +83,7 @@ fn main() {
     );
     // The kernel's rules: equal priorities sliced at a 1 ms tick.
     let mut sliced = replay.clone();
-    let kernel = corera_placement::Kernel { tick_us: Some(1000.0), time_slicing: Some(true), isr_nesting: None };
+    let kernel = corera_placement::Kernel { tick_us: Some(1000.0), time_slicing: Some(true), ..Default::default() };
     sliced.set_kernel(&kernel).expect("a tick is given");
     let t = Instant::now();
     simulate(

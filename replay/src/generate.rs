@@ -83,6 +83,7 @@ pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
     let w = workload.resolve()?;
     let (clock, quantum) = if workload.clock == "ns" { (Clock::Ns, 1) } else { (Clock::Us, 1000) };
     let mut trace = Trace::new(clock);
+    trace.os = Some(corera_trace_ingest::Os::CoreraGen);
     for (i, t) in w.tasks.iter().enumerate() {
         trace.tasks.push(Task {
             name: t.name.clone(),

@@ -46,7 +46,7 @@ pub use corera_placement::Costs;
 pub use corera_trace_ingest::{Action, Job, Phase, Release};
 pub use extract::{Replay, ReplayTask};
 pub use generate::generate;
-pub use rules::{Recorded, Rules, Slice};
+pub use rules::{OsRules, Recorded, Rules, Slice};
 pub use sim::{Flow, KEEPS_UP, Outcome, Overheads, Policy, Segment, Setup, TaskResult, simulate};
 pub use workload::{ActionSpec, TaskSpec, Workload, WorkloadError};
 

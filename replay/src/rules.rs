@@ -1,12 +1,14 @@
 //! The kernel's own rules the replay keeps beyond fixed-priority
 //! preemption: whether tasks of equal priority take turns at every tick
-//! (time slicing), and whether a more urgent ISR preempts a running one.
-//! Each is what the recording shows (its tick, the kernel's default, ISRs
-//! seen nested or not) unless the platform file says otherwise
-//! ([`Kernel`]), and [`Rules::describe`] states where each came from.
+//! (time slicing), where a preempted task goes among the ready tasks of its
+//! priority, and whether a more urgent ISR preempts a running one. Each is
+//! what the recording shows (its tick, ISRs seen nested or not) and the
+//! recorded kernel does by default ([`OsRules::of`], one row per OS),
+//! unless the platform file says otherwise ([`Kernel`]);
+//! [`Rules::describe`] states where each came from.
 
 use corera_placement::Kernel;
-use corera_trace_ingest::{Tick, Trace};
+use corera_trace_ingest::{Os, Tick, Trace};
 use serde::{Deserialize, Serialize};
 
 /// The tick at which equal priorities take turns.
@@ -35,9 +37,63 @@ impl Slice {
     }
 }
 
+/// What a kernel does by default, by the recording's OS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OsRules {
+    /// Whether tasks of equal priority take turns at the tick.
+    pub slices: bool,
+    /// Whether a preempted task goes behind the ready tasks of its
+    /// priority (else it resumes first among them).
+    pub preempted_to_back: bool,
+    /// What the row rests on, for the summary.
+    pub source: &'static str,
+}
+
+impl OsRules {
+    /// The row of `os`; for a recording that names none, POSIX
+    /// `SCHED_FIFO`'s order and no slicing.
+    ///
+    /// | OS | slices at its tick | a preempted task |
+    /// |---|---|---|
+    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch) |
+    /// | ESP-IDF | yes | resumes first (its SMP scheduler skips tasks in the rotation, as its documentation says; Espressif's recordings replay closer so) |
+    /// | Zephyr | no (`CONFIG_TIMESLICE_SIZE` 0) | resumes first (it stays at the head of its priority's queue) |
+    /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) |
+    /// | embOS | yes (round robin, a slice per task) | resumes first |
+    /// | ThreadX | no (a slice of 0 per thread unless given) | resumes first |
+    /// | Linux | no (CFS is not fixed-priority: the replay approximates it) | resumes first |
+    /// | corera's generator | no | goes behind (it serves equal priorities first-ready-first and re-queues the preempted) |
+    pub fn of(os: Option<Os>) -> OsRules {
+        let row = |slices, preempted_to_back, source| OsRules { slices, preempted_to_back, source };
+        match os {
+            Some(Os::FreeRtos) => row(
+                true,
+                true,
+                "FreeRTOS: configUSE_TIME_SLICING defaults to 1; the next switch moves the ready list's index past a \
+                 preempted task",
+            ),
+            Some(Os::EspIdf) => row(
+                true,
+                false,
+                "ESP-IDF FreeRTOS: time slicing on; its SMP scheduler skips tasks in the rotation, a preempted task \
+                 taken to resume first",
+            ),
+            Some(Os::Zephyr) => row(false, false, "Zephyr: time slicing off unless CONFIG_TIMESLICE_SIZE is set"),
+            Some(Os::RtThread) => row(true, false, "RT-Thread: every thread has a slice of ticks"),
+            Some(Os::Embos) => row(true, false, "embOS: round robin among equal priorities"),
+            Some(Os::ThreadX) => row(false, false, "ThreadX: a thread's time slice is 0 unless given"),
+            Some(Os::Linux) => row(false, false, "Linux: CFS is not fixed-priority; approximated"),
+            Some(Os::CoreraGen) => row(false, true, "corera's generator: first ready, first served, no slicing"),
+            None => row(false, false, "the recording names no OS: POSIX SCHED_FIFO's order, no slicing"),
+        }
+    }
+}
+
 /// What the recording shows of the kernel's rules.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Recorded {
+    /// The OS it names.
+    pub os: Option<Os>,
     /// Its tick, if it shows one.
     pub tick: Option<Tick>,
     /// Whether an ISR was seen entered while another ran on its core
@@ -55,7 +111,7 @@ impl Recorded {
             t.at_ns = (i128::from(t.at_ns) - i128::from(trace.start())).rem_euclid(period) as u64;
             t
         });
-        Recorded { tick, isr_nesting: trace.isrs_nested() }
+        Recorded { os: trace.os, tick, isr_nesting: trace.isrs_nested() }
     }
 }
 
@@ -67,10 +123,18 @@ pub struct Rules {
     pub slice: Option<Slice>,
     /// Whether a more urgent ISR preempts a running one.
     pub isr_nesting: bool,
+    /// Whether a preempted task goes behind the ready tasks of its priority
+    /// (else it resumes first among them); either way equal priorities are
+    /// served first ready, first served.
+    #[serde(default)]
+    pub preempted_to_back: bool,
     /// Where the slicing rule came from.
     pub slicing_from: String,
     /// Where the nesting rule came from.
     pub nesting_from: String,
+    /// Where the order of equal priorities came from.
+    #[serde(default)]
+    pub order_from: String,
 }
 
 impl Rules {
@@ -81,6 +145,7 @@ impl Rules {
     /// `time_slicing = true` with no tick: neither the recording nor
     /// `tick_us` gives one.
     pub fn of(recorded: &Recorded, kernel: &Kernel) -> Result<Rules, String> {
+        let os = OsRules::of(recorded.os);
         let tick = match (kernel.tick_us, &recorded.tick) {
             (Some(us), t) => Some((
                 Slice { period_ns: (us * 1e3).round().max(1.0) as u64, at_ns: t.as_ref().map_or(0, |t| t.at_ns) },
@@ -100,11 +165,11 @@ impl Rules {
                             platform file"
                     .into());
             }
-            (None, Some((s, from))) if recorded.tick.as_ref().is_some_and(|t| t.slices) => {
-                (Some(s), format!("{} (tick from {from}; the recorded kernel slices by default)", every(&s)))
+            (None, Some((s, from))) if recorded.tick.is_some() && os.slices => {
+                (Some(s), format!("{} (tick from {from}; {})", every(&s), os.source))
             }
             (None, Some((_, from))) if recorded.tick.is_some() => {
-                (None, format!("off (tick from {from}; the recorded kernel does not slice by default)"))
+                (None, format!("off (tick from {from}; {})", os.source))
             }
             (None, Some(_)) => {
                 (None, "off (tick_us without time_slicing = true, and the recording shows no tick)".to_string())
@@ -117,14 +182,20 @@ impl Rules {
             (None, Some(false)) => (false, "none nested in the recording".to_string()),
             (None, None) => (true, "the recording has no ISR".to_string()),
         };
-        Ok(Rules { slice, isr_nesting, slicing_from, nesting_from })
+        let (preempted_to_back, order_from) = match kernel.preempted_to_back {
+            Some(b) => (b, "the platform file's preempted_to_back".to_string()),
+            None => (os.preempted_to_back, os.source.to_string()),
+        };
+        Ok(Rules { slice, isr_nesting, preempted_to_back, slicing_from, nesting_from, order_from })
     }
 
     /// One line for the summary.
     pub fn describe(&self) -> String {
         format!(
-            "equal priorities time-sliced: {}; ISRs {} ({})",
+            "equal priorities time-sliced: {}; served first ready first, a preempted task {} ({}); ISRs {} ({})",
             self.slicing_from,
+            if self.preempted_to_back { "going behind them" } else { "resuming first" },
+            self.order_from,
             if self.isr_nesting { "nest by priority" } else { "do not nest: a pending ISR waits" },
             self.nesting_from
         )

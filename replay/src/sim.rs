@@ -395,11 +395,16 @@ struct Sim<'a> {
     placed: Vec<bool>,
     open: Vec<usize>,
     winners: Vec<usize>,
-    /// Per task, its place in the queue of its urgency (smaller: earlier),
-    /// with time slicing: taken when it becomes ready and when a tick sends
-    /// it behind the others.
+    /// Per task, its place in the queue of its urgency (smaller: earlier):
+    /// taken when it becomes ready, when it blocks on an object (kernels
+    /// queue equal-priority waiters first come, first served), when a
+    /// tick sends it behind the others, and when preempted where the
+    /// kernel sends it behind.
     queued: Vec<u64>,
     next_queued: u64,
+    /// Per core, the task an ISR took it from, while only ISRs ran since
+    /// (with `preempted_to_back`).
+    interrupted: Vec<Option<usize>>,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
@@ -593,6 +598,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         winners: Vec::with_capacity(k),
         queued: vec![0; n],
         next_queued: 0,
+        interrupted: vec![None; k],
     };
     for i in 0..n {
         if replay.tasks[i].jobs.is_empty() {
@@ -630,6 +636,8 @@ impl Sim<'_> {
         if to == State::Ready {
             self.ready_since[i] = now;
             self.n_ready += 1;
+            // A task made ready joins the back of its priority's queue; a
+            // preempted one keeps its place ([`Sim::preempt`]).
             if !matches!(self.state[i], State::Running(_)) {
                 self.enqueue(i);
             }
@@ -707,10 +715,11 @@ impl Sim<'_> {
         (isr, self.inherited[i])
     }
 
-    /// Task `i`'s place among tasks of its urgency, with time slicing
-    /// (first ready, first served); 0 for all without.
+    /// Task `i`'s place among tasks of its urgency: first ready, first
+    /// served.
+    #[inline]
     fn queue_place(&self, i: usize) -> u64 {
-        if self.r.rules.slice.is_some() { self.queued[i] } else { 0 }
+        self.queued[i]
     }
 
     /// Task `i` goes behind every task queued so far.
@@ -1015,6 +1024,7 @@ impl Sim<'_> {
                             } else {
                                 self.stop(i, now);
                                 self.set_state(i, State::Blocked(obj), now);
+                                self.enqueue(i);
                             }
                         }
                         Action::Take(obj) => {
@@ -1023,6 +1033,7 @@ impl Sim<'_> {
                                 Some(h) if h as usize != i => {
                                     self.stop(i, now);
                                     self.set_state(i, State::Blocked(obj), now);
+                                    self.enqueue(i);
                                     self.lend(i, obj);
                                 }
                                 _ => *slot = Some(i as u32),
@@ -1097,8 +1108,9 @@ impl Sim<'_> {
     }
 
     /// Task `by` gives `obj`: a semaphore's token goes to its most urgent
-    /// waiter, else into the count; a mutex its holder gives goes to its
-    /// most urgent waiter, and the urgencies lent through it are taken back.
+    /// waiter (the first to wait among equals), else into the count; a
+    /// mutex its holder gives goes to its most urgent waiter, and the
+    /// urgencies lent through it are taken back.
     fn give(&mut self, obj: u32, by: usize, now: u64) {
         let mutex = self.r.mutexes[obj as usize];
         if mutex && self.holder[obj as usize] != Some(by as u32) && self.holder[obj as usize].is_some() {
@@ -1107,7 +1119,7 @@ impl Sim<'_> {
         self.holder[obj as usize] = None;
         let waiter = (0..self.r.tasks.len())
             .filter(|&j| self.state[j] == State::Blocked(obj))
-            .max_by_key(|&j| (self.urgency(j), std::cmp::Reverse(j)));
+            .max_by_key(|&j| (self.urgency(j), std::cmp::Reverse(self.queued[j])));
         match waiter {
             Some(j) => {
                 if mutex {
@@ -1123,6 +1135,30 @@ impl Sim<'_> {
             if let Some(j) = waiter {
                 self.reclaim(j);
             }
+        }
+    }
+
+    /// Running task `i` loses its core to `by` (none: to nothing it may
+    /// use): it stays ready, at the front of its priority's queue, or
+    /// behind the others where the kernel sends a task preempted by a task
+    /// there (an interrupt that does not switch tasks leaves it in place).
+    fn preempt(&mut self, i: usize, by: Option<usize>, now: u64) {
+        let State::Running(c) = self.state[i] else { return };
+        self.stop(i, now);
+        if !self.r.rules.preempted_to_back {
+            return;
+        }
+        match by {
+            // Still its core's task: only a task switched in after the
+            // interrupt preempts it ([`Sim::start`]).
+            Some(b) if self.r.tasks[b].isr => {
+                let slot = &mut self.interrupted[usize::from(c)];
+                if slot.is_none() {
+                    *slot = Some(i);
+                }
+            }
+            Some(_) => self.enqueue(i),
+            None => {}
         }
     }
 
@@ -1146,6 +1182,14 @@ impl Sim<'_> {
     }
 
     fn start(&mut self, i: usize, core: u16, now: u64) {
+        if !self.r.tasks[i].isr
+            && let Some(x) = self.interrupted[usize::from(core)].take()
+            && x != i
+            && self.state[x] == State::Ready
+        {
+            // The task an interrupt left ready here is preempted by `i`.
+            self.enqueue(x);
+        }
         if let Some(last) = self.last_core[i]
             && last != core
         {
@@ -1271,7 +1315,7 @@ impl Sim<'_> {
             if let State::Running(c) = self.state[i]
                 && chosen[usize::from(c)] != Some(i)
             {
-                self.stop(i, now);
+                self.preempt(i, chosen[usize::from(c)], now);
             }
         }
         for (c, pick) in chosen.iter().enumerate() {
@@ -1307,11 +1351,11 @@ impl Sim<'_> {
                 *slot = Some(i);
             }
         }
-        for (c, pick) in chosen.iter().enumerate() {
+        for (c, &pick) in chosen.iter().enumerate() {
             if let Some(r) = self.running[c]
-                && *pick != Some(r)
+                && pick != Some(r)
             {
-                self.stop(r, now);
+                self.preempt(r, pick, now);
             }
         }
         for (c, pick) in chosen.iter().enumerate() {

@@ -393,7 +393,8 @@ mod replay {
     /// workloads have many equal priorities).
     fn with_slicing(mut r: Replay, sliced: bool) -> Replay {
         if sliced {
-            let kernel = corera_placement::Kernel { tick_us: Some(300.0), time_slicing: Some(true), isr_nesting: None };
+            let kernel =
+                corera_placement::Kernel { tick_us: Some(300.0), time_slicing: Some(true), ..Default::default() };
             r.set_kernel(&kernel).unwrap();
         }
         r

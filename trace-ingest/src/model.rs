@@ -303,6 +303,89 @@ pub struct Gap {
     pub end: u64,
 }
 
+/// The kernel a recording ran on, as the recording names it (its rules, in
+/// the replay's per-OS table, are what the replay keeps by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Os {
+    /// FreeRTOS (single core).
+    FreeRtos,
+    /// ESP-IDF's FreeRTOS (SMP on dual-core ESP32s).
+    EspIdf,
+    /// Zephyr.
+    Zephyr,
+    /// RT-Thread.
+    RtThread,
+    /// SEGGER embOS.
+    Embos,
+    /// Eclipse ThreadX (Azure RTOS).
+    ThreadX,
+    /// Linux (CFS and the real-time classes).
+    Linux,
+    /// corera's own trace generator (`corera gen`).
+    CoreraGen,
+}
+
+impl Os {
+    /// Every OS, in declaration order.
+    pub const ALL: [Os; 8] =
+        [Os::FreeRtos, Os::EspIdf, Os::Zephyr, Os::RtThread, Os::Embos, Os::ThreadX, Os::Linux, Os::CoreraGen];
+
+    /// Its name in a corera log's header (`os=freertos`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Os::FreeRtos => "freertos",
+            Os::EspIdf => "esp-idf",
+            Os::Zephyr => "zephyr",
+            Os::RtThread => "rt-thread",
+            Os::Embos => "embos",
+            Os::ThreadX => "threadx",
+            Os::Linux => "linux",
+            Os::CoreraGen => "corera-gen",
+        }
+    }
+
+    /// Its name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Os::FreeRtos => "FreeRTOS",
+            Os::EspIdf => "ESP-IDF FreeRTOS",
+            Os::Zephyr => "Zephyr",
+            Os::RtThread => "RT-Thread",
+            Os::Embos => "embOS",
+            Os::ThreadX => "ThreadX",
+            Os::Linux => "Linux",
+            Os::CoreraGen => "corera's generator",
+        }
+    }
+
+    /// The OS a recorder's description names (`RT-Thread`, `FreeRTOS`,
+    /// `ESP-IDF FreeRTOS`, `embOS`, a key), if corera knows it.
+    pub fn from_name(name: &str) -> Option<Os> {
+        let n = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+        if let Some(os) = Os::ALL.iter().find(|o| o.key() == n) {
+            return Some(*os);
+        }
+        if n.contains("esp") && (n.contains("idf") || n.contains("freertos")) {
+            Some(Os::EspIdf)
+        } else if n.contains("freertos") {
+            Some(Os::FreeRtos)
+        } else if n.starts_with("zephyr") {
+            Some(Os::Zephyr)
+        } else if n.starts_with("rt-thread") || n.starts_with("rtthread") {
+            Some(Os::RtThread)
+        } else if n.starts_with("embos") {
+            Some(Os::Embos)
+        } else if n.starts_with("threadx") || n.contains("azure-rtos") {
+            Some(Os::ThreadX)
+        } else if n.starts_with("linux") {
+            Some(Os::Linux)
+        } else {
+            None
+        }
+    }
+}
+
 /// The kernel's tick as the recording shows it: the instant at which a
 /// time-slicing kernel rotates tasks of equal priority.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -311,10 +394,6 @@ pub struct Tick {
     pub period_ns: u64,
     /// One tick instant, ns (the others are whole periods from it).
     pub at_ns: u64,
-    /// Whether the recorded kernel time-slices equal priorities at its tick
-    /// by default (FreeRTOS's `configUSE_TIME_SLICING`; Zephyr's slice size
-    /// is 0 unless configured).
-    pub slices: bool,
     /// Where it was read, for the summary (`BTF TICK events`).
     pub source: String,
 }
@@ -347,14 +426,14 @@ impl Tick {
     /// The tick of a recording from the instants at which it was seen (an
     /// ISR's entries, tick events): the median interval, when there are
     /// at least 3 instants and the interval is not zero.
-    pub fn from_instants(times: &[u64], slices: bool, source: &str) -> Option<Tick> {
+    pub fn from_instants(times: &[u64], source: &str) -> Option<Tick> {
         let mut steps: Vec<u64> = times.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&d| d > 0).collect();
         if steps.len() < 2 {
             return None;
         }
         steps.sort_unstable();
         let period_ns = steps[steps.len() / 2];
-        Some(Tick { period_ns, at_ns: times[0], slices, source: source.to_string() })
+        Some(Tick { period_ns, at_ns: times[0], source: source.to_string() })
     }
 }
 
@@ -383,6 +462,8 @@ pub struct Trace {
     pub gaps: Vec<Gap>,
     /// The kernel's tick, when the recording shows one.
     pub tick: Option<Tick>,
+    /// The kernel it ran on, when the recording names it.
+    pub os: Option<Os>,
 }
 
 /// A runnable (a function a task calls, in AUTOSAR/APP4MC terms) and what
@@ -412,6 +493,7 @@ impl Trace {
             runnables: Vec::new(),
             gaps: Vec::new(),
             tick: None,
+            os: None,
         }
     }
 

@@ -301,8 +301,10 @@ impl Reader {
 
     fn finish(mut self) -> Parsed {
         self.drop_non_tasks();
-        // FreeRTOS time-slices equal priorities at its tick by default.
-        self.out.trace.tick = Tick::from_instants(&self.ticks, true, "the FreeRTOS logger's `STI TICK` events");
+        self.out.trace.tick = Tick::from_instants(&self.ticks, "the FreeRTOS logger's `STI TICK` events");
+        if self.dialect {
+            self.out.trace.os = Some(crate::Os::FreeRtos);
+        }
         for (sched, lanes) in &self.lanes {
             if lanes.len() > 1 {
                 self.out.warn(

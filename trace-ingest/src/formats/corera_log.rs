@@ -5,7 +5,7 @@
 //! Every line is one of:
 //!
 //! ```text
-//! corera-log 1 clock=us [prio=high|low]        header, first line
+//! corera-log 1 clock=us [prio=high|low] [os=freertos|...]   header, first line
 //! # free text                                  comment, anywhere
 //! task <id> <task|isr|idle> <prio|-> <name>    task declaration
 //! obj <name> <queue|sem|mutex|event>           object declaration
@@ -189,7 +189,14 @@ impl Reader {
                         }
                     }
                 }
-                _ => return Err((at, ParseErrorKind::expected("`clock=`, `rate=` or `prio=`", tok))),
+                "os" => {
+                    self.out.trace.os =
+                        Some(crate::Os::ALL.iter().copied().find(|o| o.key() == value).ok_or_else(|| {
+                            let keys: Vec<&str> = crate::Os::ALL.iter().map(|o| o.key()).collect();
+                            (at + 3, ParseErrorKind::expected(&format!("an OS: {}", keys.join(", ")), value))
+                        })?);
+                }
+                _ => return Err((at, ParseErrorKind::expected("`clock=`, `rate=`, `prio=` or `os=`", tok))),
             }
         }
         let (clock, at) = clock.ok_or_else(|| {
@@ -420,7 +427,8 @@ pub fn write(trace: &Trace, out: &mut dyn Write) -> std::io::Result<()> {
         PriorityOrder::High => "",
         PriorityOrder::Low => " prio=low",
     };
-    writeln!(out, "corera-log {VERSION} {clock}{prio}")?;
+    let os = trace.os.map_or(String::new(), |o| format!(" os={}", o.key()));
+    writeln!(out, "corera-log {VERSION} {clock}{prio}{os}")?;
     let handles = log_handles(trace);
     for (task, handle) in trace.tasks.iter().zip(&handles) {
         if task.name.trim().is_empty() || task.name.trim() != task.name || task.name.contains(['\n', '\r']) {

@@ -300,6 +300,7 @@ impl Reader {
     fn new(options: &ReadOptions) -> Reader {
         let mut trace = Trace::new(Clock::Ns);
         trace.priority_order = PriorityOrder::Low;
+        trace.os = Some(crate::Os::Linux);
         let mut out = Builder::new(trace, NAME, options);
         out.show_time = |ns| format!("{}.{:09}", ns / 1_000_000_000, ns % 1_000_000_000);
         Reader {

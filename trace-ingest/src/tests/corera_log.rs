@@ -286,3 +286,38 @@ proptest! {
         let _ = read(&mut &input[..], FormatChoice::CoreraLog, &ReadOptions::new("f.log"));
     }
 }
+
+/// The OS a log names (`os=`), read and written back; a name corera does
+/// not know is an error naming the known ones.
+#[test]
+fn the_os_in_the_header_is_read_and_written() {
+    let text = "corera-log 1 clock=us os=rt-thread\ntask 1 task 1 T\n0 0 rdy 1\n0 0 in 1\n5 0 out 1 done\n";
+    let p = crate::read(&mut text.as_bytes(), crate::FormatChoice::Auto, &crate::ReadOptions::new("t.log")).unwrap();
+    assert_eq!(p.trace.os, Some(crate::Os::RtThread));
+    let mut out = Vec::new();
+    crate::corera_log::write(&p.trace, &mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().starts_with("corera-log 1 clock=us os=rt-thread\n"));
+    let bad = "corera-log 1 clock=us os=vxworks\n";
+    let e = crate::read(&mut bad.as_bytes(), crate::FormatChoice::Auto, &crate::ReadOptions::new("t.log")).unwrap_err();
+    let e = super::chain(&e);
+    assert!(e.contains("t.log:1:") && e.contains("freertos, esp-idf, zephyr") && e.contains("vxworks"), "{e}");
+}
+
+/// The names recorders give their OS map to corera's.
+#[test]
+fn recorders_names_of_their_os_are_known() {
+    use crate::Os;
+    for (name, os) in [
+        ("FreeRTOS", Some(Os::FreeRtos)),
+        ("ESP-IDF FreeRTOS", Some(Os::EspIdf)),
+        ("RT-Thread", Some(Os::RtThread)),
+        ("RTThread", Some(Os::RtThread)),
+        ("Zephyr", Some(Os::Zephyr)),
+        ("embOS", Some(Os::Embos)),
+        ("Azure RTOS ThreadX", Some(Os::ThreadX)),
+        ("ThreadX", Some(Os::ThreadX)),
+        ("uC/OS-III", None),
+    ] {
+        assert_eq!(Os::from_name(name), os, "{name}");
+    }
+}

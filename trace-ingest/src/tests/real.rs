@@ -46,7 +46,8 @@ fn freertos_btf_two_cores() {
     // not skipped.
     assert!(p.warnings[0].message.starts_with("skipped 1825 events"), "{:?}", p.warnings);
     let tick = p.trace.tick.as_ref().expect("the logger's TICK events");
-    assert!((999_000..=1_001_000).contains(&tick.period_ns) && tick.slices, "{tick:?}");
+    assert!((999_000..=1_001_000).contains(&tick.period_ns), "{tick:?}");
+    assert_eq!(p.trace.os, Some(crate::Os::FreeRtos), "the FreeRTOS logger's dialect");
 }
 
 #[test]

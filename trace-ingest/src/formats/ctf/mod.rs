@@ -270,6 +270,7 @@ impl<'m> Decoder<'m> {
     fn new(meta: &'m Metadata) -> Decoder<'m> {
         let mut trace = Trace::new(Clock::Ns);
         trace.priority_order = PriorityOrder::Low;
+        trace.os = Some(crate::Os::Zephyr);
         Decoder {
             meta,
             trace,

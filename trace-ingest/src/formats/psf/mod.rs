@@ -258,12 +258,12 @@ impl Reader {
         if self.frequency == 0 {
             return Err(self.fail(0, "a timer frequency above 0 in the timestamp configuration", "0".into()));
         }
-        // The FreeRTOS port: the kernel time-slices at its tick by default.
+        // The FreeRTOS kernel port, the only one read (checked above).
+        self.trace.os = Some(crate::Os::FreeRtos);
         let rate = u64::from(rd.timestamp_info.os_tick_rate_hz.get_raw());
         self.trace.tick = (rate > 0).then(|| Tick {
             period_ns: 1_000_000_000 / rate,
             at_ns: 0,
-            slices: true,
             source: format!("the recorder's header ({rate} Hz)"),
         });
         Ok(rd)

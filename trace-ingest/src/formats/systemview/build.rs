@@ -45,9 +45,6 @@ pub(super) struct Decoder {
     /// Per task: when and on which core its last READY was.
     last_ready: HashMap<TaskId, (u64, u16)>,
     skipped: crate::unused::Unused,
-    /// Whether the recorded OS time-slices equal priorities at its tick by
-    /// default ([`super::os::slices_by_default`]).
-    slices: bool,
     /// Whether its port writes `TASK_STOP_READY` at every switch-out
     /// ([`super::os::stops_at_every_switch`]) ...
     stops_at_switch: bool,
@@ -73,9 +70,9 @@ impl Decoder {
             (None, None) => crate::PriorityOrder::High,
         };
         let named = api.as_ref().map(|a| a.os.as_str()).or(os).unwrap_or("");
+        trace.os = crate::Os::from_name(named);
         Decoder {
             trace,
-            slices: super::os::slices_by_default(named),
             stops_at_switch: super::os::stops_at_every_switch(named),
             stops: Vec::new(),
             reentered: 0,
@@ -400,7 +397,7 @@ impl Decoder {
             .filter(|e| e.kind == EventKind::IsrEnter && e.task == id)
             .map(|e| e.time)
             .collect();
-        Tick::from_instants(&entries, self.slices, "the `SysTick` ISR's entries")
+        Tick::from_instants(&entries, "the `SysTick` ISR's entries")
     }
 }
 

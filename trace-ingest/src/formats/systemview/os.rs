@@ -612,11 +612,3 @@ pub(super) fn stops_at_every_switch(os: &str) -> bool {
     let os = os.to_ascii_lowercase();
     os.starts_with("rt-thread") || os.starts_with("rtthread")
 }
-
-/// Whether an OS rotates tasks of equal priority at its tick by default:
-/// FreeRTOS (`configUSE_TIME_SLICING` defaults to 1, ESP-IDF's too) and
-/// RT-Thread (each thread has a slice of ticks, `rt_thread_create`'s `tick`).
-pub(super) fn slices_by_default(os: &str) -> bool {
-    let os = os.to_ascii_lowercase();
-    os.contains("freertos") || stops_at_every_switch(&os)
-}
