@@ -193,7 +193,7 @@ impl Reader {
                     self.out.trace.os =
                         Some(crate::Os::ALL.iter().copied().find(|o| o.key() == value).ok_or_else(|| {
                             let keys: Vec<&str> = crate::Os::ALL.iter().map(|o| o.key()).collect();
-                            (at + 3, ParseErrorKind::expected(&format!("an OS: {}", keys.join(", ")), value))
+                            (at + 3, ParseErrorKind::expected(format!("an OS: {}", keys.join(", ")), value))
                         })?);
                 }
                 _ => return Err((at, ParseErrorKind::expected("`clock=`, `rate=`, `prio=` or `os=`", tok))),
