@@ -215,6 +215,7 @@ impl Prepared {
         } else {
             let mut platform = Platform::identical(cores as u16);
             platform.costs = corera_placement::Costs::none();
+            platform.costs.dispatch_ns = steady_local_wake(&self.parsed.trace);
             // What a cross-core wake took in the recording, when it took
             // one steady time, delays each cross-core signal.
             if let Some(w) = wake.filter(|w| w.is_steady()) {
@@ -284,8 +285,16 @@ impl Prepared {
             replayed_chains: o.chains.clone(),
             rules: Some(workload.rules.clone()),
             cross_core_wake: wake,
+            local_wake: self.parsed.trace.local_wake(),
         })
     }
+}
+
+/// The recorded dispatch delay onto an idle core, when it is one steady
+/// time (a kernel whose tick and switch handlers the recording does not
+/// show): every local release in a replay takes as long.
+fn steady_local_wake(trace: &corera_trace_ingest::Trace) -> Option<u64> {
+    trace.local_wake().filter(|w| w.is_steady() && w.median_ns > 0).map(|w| w.median_ns)
 }
 
 /// Chains discovered in the trace that every replay measures when the
@@ -537,6 +546,9 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
                 constraints.deadline.push(Deadline { task: task.clone(), ms: *ns as f64 / 1e6 });
             }
         }
+    }
+    if platform.costs.dispatch_ns.is_none() {
+        platform.costs.dispatch_ns = steady_local_wake(&parsed.trace);
     }
     let mut problem = Problem::from_graph(&graph, &platform, &constraints)?;
     problem.restrict_to_hardware(hardware, platform.cores)?;

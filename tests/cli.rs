@@ -1458,3 +1458,35 @@ fn a_recommendation_on_a_replay_that_does_not_reproduce_says_so() {
     assert!(summary.contains("--priority TASK=N"), "{summary}");
     assert!(summary.contains("furthest: Urgent"), "{summary}");
 }
+
+/// A recording whose every wake onto an idle core takes 7 µs (an untraced
+/// dispatch path): `simulate --as-recorded` measures it, says so and
+/// charges it, and reproduces the recorded responses.
+#[test]
+fn as_recorded_charges_the_recorded_dispatch_delay() {
+    let mut text = String::from("corera-log 1 clock=us os=freertos\ntask 1 task 1 T\ntask 9 idle 0 IDLE\n0 0 in 9\n");
+    for k in 1..=5u64 {
+        let t = 1000 * k;
+        text += &format!(
+            "{t} 0 rdy 1\n{} 0 out 9 preempt\n{} 0 in 1\n{} 0 out 1 done\n{} 0 in 9\n",
+            t + 7,
+            t + 7,
+            t + 37,
+            t + 37
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("dispatch.log");
+    std::fs::write(&trace, text).unwrap();
+    corera()
+        .arg("simulate")
+        .arg(&trace)
+        .args(["--as-recorded", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("dispatch on the same core: 7.0 µs (median of 5 wakes onto an idle core"))
+        .stdout(predicate::str::contains("charged to each local release"))
+        .stdout(predicate::str::contains(
+            "mean response within 10 % for 1 of 1 tasks with job ends; largest error 0.0 %",
+        ));
+}

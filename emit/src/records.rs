@@ -1077,6 +1077,11 @@ pub struct FidelityRecord {
     /// `message_latency_ns`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cross_core_wake: Option<corera_trace_ingest::CrossCoreWake>,
+    /// What starting a task made ready on its own, idle core took in the
+    /// recording; when steady (and no `--platform`), the platform's
+    /// `dispatch_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_wake: Option<corera_trace_ingest::CrossCoreWake>,
 }
 
 /// One task of a [`FidelityRecord`].

@@ -539,15 +539,20 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
         let _ = writeln!(s, "kernel: {}", rules.describe());
     }
     if let Some(w) = &r.cross_core_wake {
-        let _ = writeln!(s, "cross-core wake: {}", wake_text(w, r.platform.costs.message_latency_ns));
+        let _ =
+            writeln!(s, "cross-core wake: {}", wake_text(w, r.platform.costs.message_latency_ns, "cross-core signal"));
+    }
+    if let Some(w) = &r.local_wake {
+        let charged = r.platform.costs.dispatch_ns.unwrap_or(0);
+        let _ = writeln!(s, "dispatch on the same core: {}", wake_text(w, charged, "local release"));
     }
     s.push_str(&chains_text(&r.chains, &[("replayed as recorded", r.replayed_chains.as_slice())]));
     s
 }
 
-/// What a recording's cross-core wakes took, and the latency the replay
-/// charged each cross-core signal (`charged_ns`).
-fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64) -> String {
+/// What a recording's wakes onto an idle core took, and the latency the
+/// replay charged each `what` (`charged_ns`).
+fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64, what: &str) -> String {
     let us = |ns: u64| format!("{:.1} µs", ns as f64 / 1e3);
     let (median, low, high, n) = (us(w.median_ns), us(w.p25_ns), us(w.p75_ns), w.wakes);
     let charged = match charged_ns {
@@ -560,8 +565,10 @@ fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64) -> String 
         );
     }
     let measured = format!("{median} (median of {n} wakes onto an idle core; middle half {low} to {high})");
-    if charged_ns == w.median_ns {
-        format!("{measured}, charged to each cross-core signal")
+    if w.median_ns == 0 {
+        format!("{measured}: nothing to charge")
+    } else if charged_ns == w.median_ns {
+        format!("{measured}, charged to each {what}")
     } else {
         format!("{measured}; {charged}")
     }

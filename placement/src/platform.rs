@@ -143,6 +143,13 @@ pub struct Costs {
     /// several cores is dispatched, ns (default 1,000). Tasks bound to one
     /// core are scheduled by that core alone and pay nothing.
     pub schedule_ns: u64,
+    /// Time from a task made ready on its own core to its start there,
+    /// when nothing more urgent runs: the kernel's dispatch path (the tick
+    /// or PendSV handler, the context switch) that a recording shows only
+    /// as this delay, ns. Unset: what the recording shows, when it shows
+    /// one steady delay onto an idle core, else 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dispatch_ns: Option<u64>,
 }
 
 impl Default for Costs {
@@ -155,6 +162,7 @@ impl Default for Costs {
             refill_ns_per_byte: 0.56,
             footprint_bytes: std::collections::BTreeMap::new(),
             schedule_ns: 1_000,
+            dispatch_ns: None,
         }
     }
 }
@@ -171,6 +179,7 @@ impl Costs {
             refill_ns_per_byte: 0.0,
             footprint_bytes: Default::default(),
             schedule_ns: 0,
+            dispatch_ns: None,
         }
     }
 

@@ -342,6 +342,9 @@ struct Sim<'a> {
     /// CPU time each signalled phase must spend on arrival (interrupt and
     /// bytes), by global phase id.
     arrival_cost: Vec<(u64, u64)>,
+    /// Per phase, whether its signal arrived on the core it was sent from
+    /// (through the kernel's dispatch path).
+    local_wake: Vec<bool>,
     /// The jobs, flat.
     f: Flat,
     /// Core each task is bound to (fixed policies) or last ran on.
@@ -527,6 +530,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         fired: vec![NOT_FIRED; total],
         sent: vec![NOT_FIRED; total],
         arrival_cost: vec![(0, 0); total],
+        local_wake: vec![false; total],
         f: flat,
         home,
         last_core: vec![None; n],
@@ -671,6 +675,10 @@ impl Sim<'_> {
         let g = self.f.job_phase[gj] as usize + self.phase[i];
         let at = match self.f.release[g] {
             SIGNALLED => self.fired[g],
+            // A timer release goes through the kernel's dispatch path.
+            at if at != NOT_FIRED && !self.r.tasks[i].isr => {
+                at.saturating_add(self.s.platform.costs.dispatch_ns.unwrap_or(0))
+            }
             at => at,
         };
         self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
@@ -929,6 +937,17 @@ impl Sim<'_> {
         for &i in &due {
             let at = self.rel[i];
             self.set_state(i, State::Ready, now);
+            // The kernel's dispatch path: the task was ready (READY) while
+            // it ran, eligible only after.
+            let id = self.global_phase(i);
+            let dispatched = match self.f.release[id] {
+                SIGNALLED => self.local_wake[id],
+                _ => !self.r.tasks[i].isr,
+            };
+            if dispatched {
+                let d = self.s.platform.costs.dispatch_ns.unwrap_or(0);
+                self.ready_since[i] = self.ready_since[i].saturating_sub(d);
+            }
             self.dirty = true;
             let (released, signal_cost, bytes_cost) = self.release_of(i, at);
             self.charge(i, signal_cost, |o| &mut o.signal_ns);
@@ -1088,8 +1107,12 @@ impl Sim<'_> {
             let bytes_ns = (distance as f64 * f64::from(bytes) * costs.byte_ns).round() as u64;
             self.arrival_cost[id] = (costs.message_cpu_ns, bytes_ns);
             distance * costs.message_latency_ns
-        } else {
+        } else if self.r.tasks[t].isr {
             0
+        } else {
+            // A local wake goes through the kernel's dispatch path.
+            self.local_wake[id] = true;
+            costs.dispatch_ns.unwrap_or(0)
         };
         self.fired[id] = now + delay;
         self.sent[id] = now;

@@ -398,8 +398,9 @@ pub struct Tick {
     pub source: String,
 }
 
-/// What waking a task on another, idle core took in a recording
-/// ([`Trace::cross_core_wake`]): from the task made ready to its start.
+/// What waking a task on an idle core took in a recording, on another core
+/// ([`Trace::cross_core_wake`]) or its own ([`Trace::local_wake`]): from
+/// the task made ready to its start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrossCoreWake {
     /// Median delay, ns.
@@ -413,6 +414,16 @@ pub struct CrossCoreWake {
 }
 
 impl CrossCoreWake {
+    /// The figures of `delays` (ns), from 5 of them.
+    fn of(mut delays: Vec<u64>) -> Option<CrossCoreWake> {
+        if delays.len() < 5 {
+            return None;
+        }
+        delays.sort_unstable();
+        let at = |q: usize| delays[(delays.len() - 1) * q / 4];
+        Some(CrossCoreWake { median_ns: at(2), p25_ns: at(1), p75_ns: at(3), wakes: delays.len() })
+    }
+
     /// Whether the delays show one latency: their middle half within 25 %
     /// of the median (an ESP32's 62.5 to 63.8 µs around 62.6 µs), not the
     /// spread of idle states a phone's wakes show (158 to 432 µs around
@@ -570,17 +581,37 @@ impl Trace {
 
     /// How long tasks made ready took to start on another core that was
     /// idle when they were made ready, outside the recording's gaps
-    /// ([`CrossCoreWake`]; `None` under 5 such wakes): what waking a task across cores takes on the recorded
-    /// system (the inter-processor interrupt, the other core's scheduler),
-    /// beyond any task's execution.
+    /// ([`CrossCoreWake`]; `None` under 5 such wakes): what waking a task
+    /// across cores takes on the recorded system (the inter-processor
+    /// interrupt, the other core's scheduler), beyond any task's execution.
     pub fn cross_core_wake(&self) -> Option<CrossCoreWake> {
+        CrossCoreWake::of(self.idle_wakes().1)
+    }
+
+    /// How long tasks made ready on an idle core took to start there, from
+    /// the moment nothing ran on it (the ready, or the exit of the ISR that
+    /// made it ready), outside the recording's gaps (`None` under 5 such
+    /// wakes): the kernel's own dispatch path (the tick or PendSV handler,
+    /// the context switch), which a recording that does not trace those
+    /// handlers shows only as this delay.
+    pub fn local_wake(&self) -> Option<CrossCoreWake> {
+        CrossCoreWake::of(self.idle_wakes().0)
+    }
+
+    /// The delays of tasks made ready while a core idled to their start,
+    /// on the core they were made ready on and on another.
+    fn idle_wakes(&self) -> (Vec<u64>, Vec<u64>) {
         // Per core: the task running there (`NONE`: the idle loop or
-        // nothing), unknown until a switch is seen.
-        let mut running: Vec<Option<TaskId>> = vec![None; usize::from(u16::MAX) + 1];
+        // nothing), unknown until a switch is seen; the ISRs open there and
+        // when the last one returned.
+        let cores = usize::from(self.events.iter().map(|e| e.core).max().unwrap_or(0)) + 1;
+        let mut running: Vec<Option<TaskId>> = vec![None; cores];
+        let mut isrs = vec![0u32; cores];
+        let mut isr_end = vec![0u64; cores];
         // Per task made ready and not yet run: when, where, and which cores
         // (of the first 64) were idle then.
         let mut pending: Vec<Option<(u64, u16, u64)>> = vec![None; self.tasks.len()];
-        let mut delays = Vec::new();
+        let (mut local, mut cross) = (Vec::new(), Vec::new());
         for e in &self.events {
             let (t, c) = (e.task as usize, usize::from(e.core));
             match e.kind {
@@ -590,12 +621,19 @@ impl Trace {
                 }
                 EventKind::SwitchIn => {
                     if let Some((at, from, idle)) = pending[t].take()
-                        && e.core != from
                         && c < 64
                         && idle >> c & 1 == 1
-                        && self.gap_ns(at, e.time) == 0
                     {
-                        delays.push(e.time - at);
+                        if e.core != from {
+                            if self.gap_ns(at, e.time) == 0 {
+                                cross.push(e.time - at);
+                            }
+                        } else {
+                            let from = at.max(isr_end[c]);
+                            if isrs[c] == 0 && self.gap_ns(from, e.time) == 0 {
+                                local.push(e.time - from);
+                            }
+                        }
                     }
                     running[c] = Some(if self.tasks[t].kind == TaskKind::Idle { NONE } else { e.task });
                 }
@@ -606,15 +644,15 @@ impl Trace {
                         running[c] = Some(NONE);
                     }
                 }
+                EventKind::IsrEnter => isrs[c] += 1,
+                EventKind::IsrExit => {
+                    isrs[c] = isrs[c].saturating_sub(1);
+                    isr_end[c] = e.time;
+                }
                 _ => {}
             }
         }
-        if delays.len() < 5 {
-            return None;
-        }
-        delays.sort_unstable();
-        let at = |q: usize| delays[(delays.len() - 1) * q / 4];
-        Some(CrossCoreWake { median_ns: at(2), p25_ns: at(1), p75_ns: at(3), wakes: delays.len() })
+        (local, cross)
     }
 
     /// Number of events of each kind, in [`EventKind::ALL`] order.

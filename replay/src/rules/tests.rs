@@ -246,3 +246,36 @@ fn equal_waiters_on_a_mutex_are_served_in_the_order_they_waited() {
         assert_eq!(o.tasks[i].response_max_ns, recorded, "{}: {:?}", t.name, o.timeline);
     }
 }
+
+/// A dispatch delay the recording shows (7 µs from every release to the
+/// start, even onto an idle core) and the platform's `dispatch_ns`
+/// charges to each local release: replayed in 0 the responses come out
+/// 7 µs short; charged, exact, READY included.
+#[test]
+fn a_steady_dispatch_delay_is_charged_to_local_releases() {
+    let mut text = String::from("corera-log 1 clock=us os=freertos\ntask 1 task 1 T\ntask 9 idle 0 IDLE\n0 0 in 9\n");
+    for k in 1..=5u64 {
+        let t = 1000 * k;
+        text += &format!(
+            "{t} 0 rdy 1\n{} 0 out 9 preempt\n{} 0 in 1\n{} 0 out 1 done\n{} 0 in 9\n",
+            t + 7,
+            t + 7,
+            t + 37,
+            t + 37
+        );
+    }
+    let trace = log(&text);
+    let r = Replay::from_trace(&trace, &[]);
+    let run = |dispatch_ns| {
+        let mut platform = Platform::identical(1);
+        platform.costs = corera_placement::Costs::none();
+        platform.costs.dispatch_ns = dispatch_ns;
+        let o = simulate(
+            &r,
+            &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: false },
+        );
+        (o.tasks[0].response_max_ns, o.tasks[0].ready_ns)
+    };
+    assert_eq!(run(None), (Some(30_000), 0));
+    assert_eq!(run(Some(7_000)), (Some(37_000), 35_000), "as recorded: 37 µs each, 7 of them READY");
+}

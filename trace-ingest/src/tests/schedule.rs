@@ -197,3 +197,31 @@ fn cross_core_wakes_are_measured_onto_idle_cores() {
     let four = parse_as(&four, FormatChoice::Auto).unwrap().trace;
     assert_eq!(four.cross_core_wake(), None);
 }
+
+/// The dispatch delay on a task's own core: T made ready on an idle core by
+/// an ISR starts 7 µs after the ISR returns (a kernel whose PendSV and tick
+/// the recorder does not trace), five times; measured from the ISR's exit,
+/// not from the READY inside it. A READY while another task runs there is
+/// no wake onto an idle core.
+#[test]
+fn the_dispatch_delay_onto_an_idle_core_is_measured_from_the_isrs_exit() {
+    let mut body =
+        String::from("task 1 task 2 T\ntask 2 task 1 Busy\ntask 5 isr 5 Irq\ntask 9 idle 0 IDLE\n0 0 in 9\n");
+    for k in 1..=5u64 {
+        let t = 1000 * k;
+        body += &format!(
+            "{t} 0 ienter 5\n{} 0 rdy 1\n{} 0 iexit 5\n{} 0 out 9 preempt\n{} 0 in 1\n{} 0 out 1 block\n{} 0 in 9\n",
+            t + 2,
+            t + 4,
+            t + 11,
+            t + 11,
+            t + 50,
+            t + 50
+        );
+    }
+    body += "7000 0 out 9 preempt\n7000 0 in 2\n7010 0 rdy 1\n7100 0 out 2 done\n7100 0 in 1\n7120 0 out 1 block\n";
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::Auto).unwrap().trace;
+    let w = trace.local_wake().expect("five wakes onto an idle core");
+    assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 7 * US, 7 * US, 7 * US));
+    assert_eq!(trace.cross_core_wake(), None, "all on core 0");
+}
