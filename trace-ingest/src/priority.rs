@@ -6,7 +6,14 @@
 //! - a **preemption**: task A is switched in on a core at the instant task
 //!   B is switched out there still ready: A is above B;
 //! - a **pass-over**: task A is switched in on a core while task C has been
-//!   waiting ready there since before: A is at least as urgent as C.
+//!   waiting ready there since before: A is at least as urgent as C;
+//! - a **tick kept**: task B runs on through a tick of the kernel (and half
+//!   a period after it) while task C waits ready there since before the
+//!   tick: the kernel's scheduling point passed C over, so B is at least as
+//!   urgent as C.
+//!
+//! The recorders' own tasks take their documented defaults instead
+//! ([`RECORDER_TASKS`]).
 //!
 //! Evidence seen both ways for a pair is reported as a conflict and the
 //! majority decides; a tie, or a cycle over several tasks, shares a level. Tasks without evidence fall back to
@@ -18,6 +25,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{EventKind, PriorityOrder, Schedule, TaskId, TaskKind, Trace, Warning};
+
+/// Tasks a recorder adds to the system it records, by name, with what its
+/// documentation gives as their priority: where the recording lost their
+/// creation, they take it rather than a place inferred from what they did.
+pub const RECORDER_TASKS: [(&str, &str); 1] = [(
+    "TzCtrl",
+    "TraceRecorder's control task: TRC_CFG_CTRL_TASK_PRIORITY defaults to 1 (\"should be low\"), the least urgent",
+)];
 
 /// Where a task's priority came from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,9 +123,49 @@ pub fn infer(trace: &Trace, schedule: &Schedule) -> Inference {
     // that does not say where a task became ready cannot tell apart).
     let mut pending: Vec<(usize, usize, u64)> = Vec::new();
     let mut pending_at = 0;
+    // Ticks kept: (when to check, the core, the task running through the
+    // tick, the task waiting, ready since).
+    let tick = trace.tick.as_ref().filter(|t| t.period_ns > 0).map(|t| (t.period_ns, t.at_ns % t.period_ns));
+    let mut next_tick = tick.map_or(u64::MAX, |(p, at)| {
+        let start = trace.start();
+        if start <= at { at } else { start + p - (start - at) % p }
+    });
+    let mut kept: Vec<(u64, usize, usize, usize, u64)> = Vec::new();
     for e in &trace.events {
         let t = e.task as usize;
         let core = usize::from(e.core);
+        // Ticks up to this event: note who runs through each and who waits.
+        while next_tick <= e.time
+            && let Some((period, _)) = tick
+        {
+            for (c, last) in last_in.iter().enumerate().take(64) {
+                let Some((b, since_in)) = *last else { continue };
+                if !running[b] || !eligible(b) || since_in > next_tick {
+                    continue;
+                }
+                for (x, r) in ready.iter().enumerate() {
+                    if let Some((since, rc)) = *r
+                        && usize::from(rc) == c
+                        && since < next_tick
+                        && x != b
+                        && eligible(x)
+                    {
+                        kept.push((next_tick + period / 2, c, b, x, since));
+                    }
+                }
+            }
+            next_tick += period;
+        }
+        kept.retain(|&(check, c, b, x, since)| {
+            if check > e.time {
+                return true;
+            }
+            let b_ran_on = last_in[c].is_some_and(|(r, at)| r == b && at + tick.map_or(0, |t| t.0) / 2 <= check);
+            if running[b] && b_ran_on && ready[x].is_some_and(|(s, _)| s == since) {
+                counts.entry((b as TaskId, x as TaskId)).or_default().1 += 1;
+            }
+            false
+        });
         if e.time > pending_at {
             for (a, x, since) in pending.drain(..) {
                 if ready[x].is_some_and(|(s, _)| s == since) {
@@ -368,6 +423,23 @@ pub fn resolve(trace: &mut Trace, schedule: &Schedule, overrides: &[PriorityOver
             if schedulable(t.kind) {
                 t.priority = inference.priority[i];
                 source[i] = if inference.pairs_of[i] > 0 { PrioritySource::Inferred } else { PrioritySource::Assumed };
+            }
+        }
+        // The recorder's own tasks: their documented default, below the rest.
+        let lowest = trace.tasks.iter().filter(|t| schedulable(t.kind)).filter_map(|t| t.priority).min().unwrap_or(1);
+        for (i, t) in trace.tasks.iter_mut().enumerate() {
+            if let Some((_, why)) = RECORDER_TASKS.iter().find(|(name, _)| *name == t.name)
+                && schedulable(t.kind)
+            {
+                t.priority = Some(lowest - 1);
+                source[i] = PrioritySource::Assumed;
+                warnings.push(Warning {
+                    line: 0,
+                    message: format!(
+                        "{} is {why}: placed below every other task, not where its own waits put it",
+                        t.name
+                    ),
+                });
             }
         }
     } else if missing > 0 {

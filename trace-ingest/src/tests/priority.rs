@@ -72,3 +72,45 @@ fn contradicting_evidence_is_a_conflict_sharing_a_level() {
     assert_eq!(r.inference.conflicts, vec![vec![0, 1]]);
     assert!(r.warnings.iter().any(|w| w.message.contains("B/A")), "{:?}", r.warnings);
 }
+
+/// A task that runs on through the kernel's ticks while another waits
+/// ready is at least as urgent as it (a scheduling point passed the waiter
+/// over): Busy runs from 0 to 4.5 ms, Waiter waits ready from 0.1 ms and
+/// runs after, three times as often (rate-monotonic would put it above).
+/// With no tick the trace shows no evidence either way.
+#[test]
+fn running_on_through_a_tick_while_another_waits_is_evidence() {
+    let mut text = String::from("corera-log 1 clock=us\ntask 1 task - Busy\ntask 2 task - Waiter\n");
+    text += "0 0 rdy 1\n0 0 in 1\n100 0 rdy 2\n4500 0 out 1 done\n4500 0 in 2\n4510 0 out 2 done\n";
+    for k in 0..3u64 {
+        let t = 5000 + 100 * k;
+        text += &format!("{t} 0 rdy 2\n{t} 0 in 2\n{} 0 out 2 done\n", t + 10);
+    }
+    let mut p = parse_as(&text, FormatChoice::Auto).unwrap();
+    let id = |p: &crate::Parsed, n: &str| p.trace.tasks.iter().position(|t| t.name == n).unwrap() as u32;
+    let (busy, waiter) = (id(&p, "Busy"), id(&p, "Waiter"));
+    let none = infer(&p.trace, &Schedule::of(&p.trace));
+    assert_eq!(none.evidence(busy, waiter), None);
+    assert!(none.priority[waiter as usize] > none.priority[busy as usize], "rate-monotonic without evidence");
+    p.trace.tick = Some(crate::Tick { period_ns: 1_000_000, at_ns: 0, source: "t".into() });
+    let inf = infer(&p.trace, &Schedule::of(&p.trace));
+    // Ticks at 1, 2, 3 and 4 ms, each checked half a period later, Busy
+    // still running then.
+    assert_eq!(inf.evidence(busy, waiter).map(|e| e.passed_over), Some(4));
+    assert!(inf.priority[busy as usize] >= inf.priority[waiter as usize]);
+}
+
+/// TraceRecorder's control task, whose creation a dump lost, takes its
+/// documented default (the least urgent) rather than the place its waits
+/// would give it (here: above T, which it preempted).
+#[test]
+fn the_recorders_own_task_takes_its_documented_priority() {
+    let text = "corera-log 1 clock=us\ntask 1 task - T\ntask 2 task - TzCtrl\n\
+        0 0 rdy 1\n0 0 in 1\n10 0 rdy 2\n10 0 out 1 preempt\n10 0 in 2\n20 0 out 2 done\n20 0 in 1\n30 0 out 1 done\n";
+    let mut p = parse_as(text, FormatChoice::Auto).unwrap();
+    let s = Schedule::of(&p.trace);
+    let r = resolve(&mut p.trace, &s, &[]).unwrap();
+    let prio = |n: &str| p.trace.tasks.iter().find(|t| t.name == n).unwrap().priority.unwrap();
+    assert!(prio("TzCtrl") < prio("T"), "T {} TzCtrl {}", prio("T"), prio("TzCtrl"));
+    assert!(r.warnings.iter().any(|w| w.message.contains("TRC_CFG_CTRL_TASK_PRIORITY")), "{:?}", r.warnings);
+}

@@ -177,6 +177,9 @@ fn a_ringbuffer_ram_dump_is_found_and_read_as_the_runs_last_stretch() {
     for task in ["EncoderIrq", "MotorCtl", "NetStack", "Parser", "Raster", "PrintEngine", "UiMgr", "Logger"] {
         assert!(names.contains(&task), "{task}: {names:?}");
     }
+    // Their creations, which carry the priorities, were overwritten: said.
+    let lost = p.warnings.iter().find(|w| w.message.contains("holds no creation of")).expect("a warning");
+    assert!(lost.message.contains("RingBuffer") && lost.message.contains("--priority"), "{}", lost.message);
     // Every kind of operation the workload does, and a stretch of tens of
     // milliseconds at the end of its 400-tick run.
     for kind in [EventKind::Send, EventKind::Receive, EventKind::Give, EventKind::Take, EventKind::EventSet] {

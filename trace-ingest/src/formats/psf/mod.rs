@@ -544,6 +544,25 @@ impl Reader {
                 self.trace.tasks[t as usize].name = symbol.to_string();
             }
         }
+        // A RingBuffer dump keeps the latest events only: the creations
+        // (which carry the priorities) of tasks created early are gone.
+        let uncreated: Vec<&str> = self
+            .trace
+            .tasks
+            .iter()
+            .filter(|t| t.kind == TaskKind::Task && t.priority.is_none())
+            .map(|t| t.name.as_str())
+            .collect();
+        if !uncreated.is_empty() {
+            let message = format!(
+                "the recording holds no creation of {} task(s) ({}): the recorder overwrote them (a RingBuffer dump keeps \
+                 the latest events), so their priorities are not recorded and are inferred from what they did; \
+                 give them with --priority NAME=N",
+                uncreated.len(),
+                uncreated.join(", ")
+            );
+            self.warn(message);
+        }
         if let Some(message) = self.skipped.message() {
             self.warn(message);
         }
