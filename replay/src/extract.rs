@@ -91,6 +91,13 @@ impl Replay {
     /// The replayable workload of `trace`, whose recorded schedule is
     /// `schedule`. `deadlines` gives each trace task's deadline (its period,
     /// or the user's), if any, by trace task id.
+    ///
+    /// # Gaps
+    /// The replay runs on the covered time only: its clock is the
+    /// recording's less the gaps before each instant (a gap freezes it, and
+    /// what ran or waited across one goes on after it), so that its figures
+    /// and the recording's, both clipped to covered time, compare; a job
+    /// that spans a gap has no response in either.
     pub fn new(trace: &Trace, schedule: &Schedule, deadlines: &[Option<u64>]) -> Replay {
         let mut index_of = vec![u32::MAX; trace.tasks.len()];
         let mut next = 0;
@@ -101,6 +108,16 @@ impl Replay {
             }
         }
         let slot = |id: u32| index_of[id as usize];
+        // The gaps, from the trace's start, and the replay's clock.
+        let gaps: Vec<(u64, u64)> = trace
+            .gaps
+            .iter()
+            .map(|g| (g.start.saturating_sub(trace.start()), g.end.saturating_sub(trace.start())))
+            .collect();
+        let covered = |t: u64| -> u64 {
+            let before: u64 = gaps.iter().map(|&(s, e)| e.min(t).saturating_sub(s)).sum();
+            t - before
+        };
         let tasks = trace
             .tasks
             .iter()
@@ -110,7 +127,15 @@ impl Replay {
                 let recorded = &schedule.tasks[id];
                 let p = i64::from(t.priority.unwrap_or(0));
                 let mut jobs = recorded.jobs.clone();
+                for j in &mut jobs {
+                    j.release_ns = covered(j.release_ns);
+                    j.start_ns = j.start_ns.map(covered);
+                    j.finish_ns = j.finish_ns.map(covered);
+                }
                 for phase in jobs.iter_mut().flat_map(|j| j.phases.iter_mut()) {
+                    if let Release::Timer(at) = &mut phase.release {
+                        *at = covered(*at);
+                    }
                     if let Release::Signal { by } = &mut phase.release {
                         *by = slot(*by);
                     }
@@ -142,7 +167,7 @@ impl Replay {
             index_of,
             mutexes: trace.objects.iter().map(|o| o.kind == ObjectKind::Mutex).collect(),
             tokens: tokens(trace),
-            duration_ns: schedule.duration_ns,
+            duration_ns: covered(schedule.duration_ns),
             recorded_cores: trace.cores_seen().max(1),
             events: trace.events.len(),
             chains: Vec::new(),

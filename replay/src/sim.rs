@@ -425,6 +425,9 @@ struct Flat {
     job_phase: Vec<u32>,
     /// Per global job, whether the trace saw it finish.
     job_finished: Vec<bool>,
+    /// Per global job, whether its response counts: it spans no gap of
+    /// the recording (the recording's figures leave it out too).
+    job_counted: Vec<bool>,
     /// Per phase, its timer release (ns), or [`SIGNALLED`].
     release: Vec<u64>,
     /// Per phase, the execution it needs.
@@ -444,6 +447,7 @@ impl Flat {
             job_base: Vec::new(),
             job_phase: Vec::with_capacity(jobs + 1),
             job_finished: Vec::with_capacity(jobs),
+            job_counted: Vec::with_capacity(jobs),
             release: Vec::with_capacity(phases),
             exec: Vec::with_capacity(phases),
             action_base: Vec::with_capacity(phases + 1),
@@ -454,6 +458,7 @@ impl Flat {
             for j in &t.jobs {
                 f.job_phase.push(f.exec.len() as u32);
                 f.job_finished.push(j.finished());
+                f.job_counted.push(!j.spans_gap);
                 for p in &j.phases {
                     f.release.push(match p.release {
                         Release::Timer(at) => at,
@@ -1069,7 +1074,9 @@ impl Sim<'_> {
                     self.phase[i] += 1;
                 } else {
                     if self.f.job_finished[gj] {
-                        self.responses[i].push(now - self.job_release[i]);
+                        if self.f.job_counted[gj] {
+                            self.responses[i].push(now - self.job_release[i]);
+                        }
                         if let Some(t) = self.job_times.get_mut(gj) {
                             t.finish = now;
                         }

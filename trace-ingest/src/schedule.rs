@@ -310,6 +310,7 @@ impl Schedule {
                 }
                 EventKind::Take | EventKind::Give | EventKind::Receive => {}
             }
+            b.last_seen[t] = Some(now);
         }
         b.finish()
     }
@@ -398,6 +399,8 @@ struct Builder<'a> {
     gaps: Vec<(u64, u64)>,
     /// Per core, whether its scheduler has started.
     started: Vec<bool>,
+    /// Per task, when its latest event was (before the current one).
+    last_seen: Vec<Option<u64>>,
     /// Per core, the jobs (task, job index) released at its scheduler start.
     at_start: Vec<Vec<(usize, usize)>>,
 }
@@ -430,6 +433,7 @@ impl<'a> Builder<'a> {
             queued: vec![std::collections::VecDeque::new(); n],
             odd_switches: 0,
             started: vec![false; max_core + 1],
+            last_seen: vec![None; n],
             at_start: vec![Vec::new(); max_core + 1],
         }
     }
@@ -649,6 +653,15 @@ impl<'a> Builder<'a> {
         }
         if !s.in_job {
             self.release_job(t, now, false);
+            // Released at its switch-in with no READY, after a gap since
+            // the task was last seen: its release was lost in the gap, so
+            // its response is unknown.
+            let seen = self.last_seen[t];
+            if self.gaps.iter().any(|&(_, end)| end <= now && seen.is_none_or(|at| end > at))
+                && let Some(job) = self.tasks[t].jobs.last_mut()
+            {
+                job.spans_gap = true;
+            }
         }
         self.mark_start(t, now);
         self.state[t].running_on = Some(core as u16);
@@ -707,7 +720,7 @@ impl<'a> Builder<'a> {
             && let Some(job) = self.tasks[t].jobs.last_mut()
         {
             job.finish_ns = Some(now);
-            job.spans_gap = self.gaps.iter().any(|&(start, end)| start < now && end > job.release_ns);
+            job.spans_gap |= self.gaps.iter().any(|&(start, end)| start < now && end > job.release_ns);
         }
         self.state[t].in_job = false;
         self.state[t].blocked = false;

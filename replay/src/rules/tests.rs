@@ -279,3 +279,24 @@ fn a_steady_dispatch_delay_is_charged_to_local_releases() {
     assert_eq!(run(None), (Some(30_000), 0));
     assert_eq!(run(Some(7_000)), (Some(37_000), 35_000), "as recorded: 37 µs each, 7 of them READY");
 }
+
+/// A gap (lost events, 50 to 1050 µs) while Lo runs: the replay freezes
+/// in it and goes on after it, as the recording does, instead of finishing
+/// Lo inside the gap and running Lo2 at once. Lo's job spans the gap: no
+/// response in either figure. Lo2 waited behind Lo and Hi: 75 µs, 65 of
+/// them READY, recorded and replayed.
+#[test]
+fn the_replay_freezes_in_a_gap_and_counts_the_same_jobs() {
+    let mut trace = log("corera-log 1 clock=us\ntask 1 task 1 Lo\ntask 2 task 1 Lo2\ntask 3 task 2 Hi\n\
+         0 0 rdy 1\n0 0 in 1\n1055 0 rdy 2\n1060 0 rdy 3\n1060 0 out 1 preempt\n1060 0 in 3\n1080 0 out 3 done\n\
+         1080 0 in 1\n1120 0 out 1 done\n1120 0 in 2\n1130 0 out 2 done\n");
+    trace.add_gap(50_000, 1_050_000);
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    assert_eq!(s.tasks[0].jobs[0].response_ns(), None, "Lo spans the gap");
+    assert_eq!((s.tasks[1].jobs[0].response_ns(), s.tasks[1].ready_ns()), (Some(75_000), 65_000));
+    let r = Replay::from_trace(&trace, &[]);
+    let o = single(&r);
+    assert_eq!(o.tasks[0].response_max_ns, None, "the same jobs: Lo's is not counted");
+    assert_eq!((o.tasks[1].response_max_ns, o.tasks[1].ready_ns), (Some(75_000), 65_000));
+    assert_eq!(o.tasks[2].response_max_ns, Some(20_000));
+}

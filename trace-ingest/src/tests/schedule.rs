@@ -225,3 +225,20 @@ fn the_dispatch_delay_onto_an_idle_core_is_measured_from_the_isrs_exit() {
     assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 7 * US, 7 * US, 7 * US));
     assert_eq!(trace.cross_core_wake(), None, "all on core 0");
 }
+
+/// A job that starts after a gap with no READY: its release was lost in
+/// the gap, so its response is unknown (not the 10 µs from its switch-in).
+#[test]
+fn a_release_lost_in_a_gap_is_unknown() {
+    let mut trace = parse_as(
+        "corera-log 1 clock=us\ntask 1 task 1 X\n0 0 rdy 1\n0 0 in 1\n10 0 out 1 done\n600 0 in 1\n610 0 out 1 done\n\
+         700 0 rdy 1\n700 0 in 1\n705 0 out 1 done\n",
+        FormatChoice::Auto,
+    )
+    .unwrap()
+    .trace;
+    trace.add_gap(20_000, 500_000);
+    let s = Schedule::of(&trace);
+    let responses: Vec<Option<u64>> = s.tasks[0].jobs.iter().map(|j| j.response_ns()).collect();
+    assert_eq!(responses, [Some(10 * US), None, Some(5 * US)]);
+}
