@@ -161,6 +161,8 @@ impl Replay {
                 }
             })
             .collect();
+        let mut tasks: Vec<ReplayTask> = tasks;
+        merge_handoffs(&mut tasks);
         let recorded = Recorded::of(trace);
         Replay {
             tasks,
@@ -201,6 +203,88 @@ impl Replay {
     /// trace id), as [`Setup::core_of`](crate::Setup::core_of) takes it.
     pub fn cores(&self, by_trace_id: &[u16]) -> Vec<u16> {
         self.tasks.iter().map(|t| by_trace_id.get(t.id as usize).copied().unwrap_or(0)).collect()
+    }
+}
+
+/// Blocks on a take, as the recording shows them: a phase released by a
+/// task's give of an object and beginning with a take of it is the task
+/// having blocked on that take, woken when the object was handed over (a
+/// recorder that writes the take when it succeeds, as corera's generator
+/// does). Replayed as recorded, its release would wait for the give and
+/// then race for the object, with nothing lent to its holder meanwhile;
+/// so the take moves to the end of the phase before (where the task
+/// blocked), the two phases become one, and the giver's signal goes: the
+/// replay blocks on the take, lends the holder the waiter's urgency and
+/// hands the object over at the give.
+/// A phase of a task's job: (task, job, phase).
+type PhaseOf = (u32, u32, u32);
+/// An action of a task's job's phase: (task, job, phase, action index).
+type ActionAt = (usize, usize, usize, usize);
+
+fn merge_handoffs(tasks: &mut [ReplayTask]) {
+    // Where each signal is: (target task, job, phase) -> (giver, job,
+    // phase, action index).
+    let mut signals: std::collections::HashMap<PhaseOf, ActionAt> = Default::default();
+    for (g, task) in tasks.iter().enumerate() {
+        for (gj, job) in task.jobs.iter().enumerate() {
+            for (gp, phase) in job.phases.iter().enumerate() {
+                for (k, &(_, action)) in phase.actions.iter().enumerate() {
+                    if let Action::Signal { target, job, phase, .. } = action {
+                        signals.insert((target, job, phase), (g, gj, gp, k));
+                    }
+                }
+            }
+        }
+    }
+    // The handoffs: the waiter's phase and the giver's signal.
+    let mut merged: std::collections::HashMap<(u32, u32), Vec<u32>> = Default::default();
+    let mut gone: Vec<ActionAt> = Vec::new();
+    for (t, task) in tasks.iter().enumerate() {
+        for (j, job) in task.jobs.iter().enumerate() {
+            for (p, phase) in job.phases.iter().enumerate().skip(1) {
+                let (Release::Signal { .. }, Some(&(0, Action::Take(obj)))) = (phase.release, phase.actions.first())
+                else {
+                    continue;
+                };
+                let Some(&(g, gj, gp, k)) = signals.get(&(t as u32, j as u32, p as u32)) else { continue };
+                let actions = &tasks[g].jobs[gj].phases[gp].actions;
+                let offset = actions[k].0;
+                let gave =
+                    actions[..k].iter().rev().take_while(|(o, _)| *o == offset).any(|(_, a)| *a == Action::Give(obj));
+                if gave {
+                    merged.entry((t as u32, j as u32)).or_default().push(p as u32);
+                    gone.push((g, gj, gp, k));
+                }
+            }
+        }
+    }
+    if merged.is_empty() {
+        return;
+    }
+    // The givers' signals go (last first, so indices hold).
+    gone.sort_unstable();
+    for &(g, gj, gp, k) in gone.iter().rev() {
+        tasks[g].jobs[gj].phases[gp].actions.remove(k);
+    }
+    // Each waiter's phase joins the one before it (last first), the take
+    // where it blocked.
+    for (&(t, j), phases) in &merged {
+        let job = &mut tasks[t as usize].jobs[j as usize];
+        for &p in phases.iter().rev() {
+            let next = job.phases.remove(p as usize);
+            let before = &mut job.phases[p as usize - 1];
+            let offset = before.exec_ns;
+            before.actions.extend(next.actions.iter().map(|&(o, a)| (offset + o, a)));
+            before.exec_ns += next.exec_ns;
+        }
+    }
+    // Signals aimed at later phases of those jobs aim lower.
+    for action in tasks.iter_mut().flat_map(|t| &mut t.jobs).flat_map(|j| &mut j.phases).flat_map(|p| &mut p.actions) {
+        if let (_, Action::Signal { target, job, phase, .. }) = action
+            && let Some(removed) = merged.get(&(*target, *job))
+        {
+            *phase -= removed.iter().filter(|&&r| r < *phase).count() as u32;
+        }
     }
 }
 

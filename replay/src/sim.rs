@@ -405,9 +405,10 @@ struct Sim<'a> {
     /// kernel sends it behind.
     queued: Vec<u64>,
     next_queued: u64,
-    /// Per core, the task an ISR took it from, while only ISRs ran since
-    /// (with `preempted_to_back`).
+    /// Per core, the task an ISR took it from, while only ISRs ran since.
     interrupted: Vec<Option<usize>>,
+    /// Per task, whether it is ready only because an ISR holds its core.
+    isr_held: Vec<bool>,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
@@ -608,6 +609,7 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         queued: vec![0; n],
         next_queued: 0,
         interrupted: vec![None; k],
+        isr_held: vec![false; n],
     };
     for i in 0..n {
         if replay.tasks[i].jobs.is_empty() {
@@ -635,7 +637,10 @@ impl Sim<'_> {
     /// Moves task `i` between states, keeping the READY accounting (RUNNING
     /// is accounted per segment in `stop`).
     fn set_state(&mut self, i: usize, to: State, now: u64) {
-        if self.state[i] == State::Ready {
+        if self.state[i] == State::Ready && std::mem::take(&mut self.isr_held[i]) {
+            // Back from under an interrupt: no READY.
+            self.n_ready -= 1;
+        } else if self.state[i] == State::Ready {
             self.out.tasks[i].ready_ns += now - self.ready_since[i];
             self.n_ready -= 1;
             if self.s.timeline && now > self.ready_since[i] && to != State::Ready {
@@ -1175,20 +1180,19 @@ impl Sim<'_> {
     fn preempt(&mut self, i: usize, by: Option<usize>, now: u64) {
         let State::Running(c) = self.state[i] else { return };
         self.stop(i, now);
-        if !self.r.rules.preempted_to_back {
-            return;
-        }
         match by {
-            // Still its core's task: only a task switched in after the
+            // Still its core's task, not READY (a recording counts the
+            // ISR's time to neither): only a task switched in after the
             // interrupt preempts it ([`Sim::start`]).
             Some(b) if self.r.tasks[b].isr => {
+                self.isr_held[i] = true;
                 let slot = &mut self.interrupted[usize::from(c)];
                 if slot.is_none() {
                     *slot = Some(i);
                 }
             }
-            Some(_) => self.enqueue(i),
-            None => {}
+            Some(_) if self.r.rules.preempted_to_back => self.enqueue(i),
+            _ => {}
         }
     }
 
@@ -1217,8 +1221,13 @@ impl Sim<'_> {
             && x != i
             && self.state[x] == State::Ready
         {
-            // The task an interrupt left ready here is preempted by `i`.
-            self.enqueue(x);
+            // The task an interrupt left ready here is preempted by `i`:
+            // READY from now.
+            self.isr_held[x] = false;
+            self.ready_since[x] = now;
+            if self.r.rules.preempted_to_back {
+                self.enqueue(x);
+            }
         }
         if let Some(last) = self.last_core[i]
             && last != core

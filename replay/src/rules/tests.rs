@@ -300,3 +300,28 @@ fn the_replay_freezes_in_a_gap_and_counts_the_same_jobs() {
     assert_eq!((o.tasks[1].response_max_ns, o.tasks[1].ready_ns), (Some(75_000), 65_000));
     assert_eq!(o.tasks[2].response_max_ns, Some(20_000));
 }
+
+/// A recorder that writes a take when it succeeds (corera's generator):
+/// H blocks taking the mutex L holds at 12 µs (no take written), L,
+/// inheriting H's priority, runs on past M (ready from 14 µs) and gives at
+/// 20, handing H the mutex, which H's take at its resume shows. Replayed
+/// as two phases, H's second waited for L's give with nothing lent, so M
+/// ran first and H finished 40 µs late; as a block on the take, as
+/// recorded.
+#[test]
+fn a_take_after_a_handoff_is_a_block_on_that_take() {
+    let trace = log("corera-log 1 clock=us os=corera-gen\ntask 1 task 1 L\ntask 2 task 2 M\ntask 3 task 3 H\n\
+         obj m mutex\n\
+         0 0 rdy 1\n0 0 in 1\n1 0 take 1 m\n10 0 rdy 3\n10 0 out 1 preempt\n10 0 in 3\n12 0 out 3 block\n\
+         12 0 in 1\n14 0 rdy 2\n20 0 give 1 m\n20 0 wake 1 3\n20 0 rdy 3\n20 0 out 1 preempt\n20 0 in 3\n\
+         20 0 take 3 m\n25 0 give 3 m\n30 0 out 3 done\n30 0 in 2\n70 0 out 2 done\n70 0 in 1\n80 0 out 1 done\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let h = r.tasks.iter().position(|t| t.name == "H").unwrap();
+    assert_eq!(r.tasks[h].jobs[0].phases.len(), 1, "one phase, the take where it blocked");
+    let o = single(&r);
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    for (i, t) in r.tasks.iter().enumerate() {
+        let recorded = s.tasks[t.id as usize].jobs[0].response_ns();
+        assert_eq!(o.tasks[i].response_max_ns, recorded, "{}: {:?}", t.name, o.timeline);
+    }
+}
