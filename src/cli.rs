@@ -97,6 +97,30 @@ pub(crate) enum Command {
     /// Generate a single-core trace from a workload description.
     #[command(after_help = "Example:\n  corera gen samples/printer/workload.toml -o samples/printer/printer.log")]
     Gen(GenArgs),
+    /// Show what changed between two analyses: per task load, rate, READY
+    /// and response, per chain latency, and the recommendation.
+    #[command(
+        after_help = "Example:\n  corera analyze run.log --cores 2 -o a/ && corera analyze run.log --cores 3 -o b/\n  \
+        corera diff a/analysis.json b/analysis.json"
+    )]
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The earlier analysis (`analysis.json` written by `corera analyze`).
+    pub(crate) a: PathBuf,
+    /// The later one, compared against A.
+    pub(crate) b: PathBuf,
+    /// A change beyond this many percent is listed first.
+    #[arg(long, default_value_t = 10.0, value_name = "PCT")]
+    pub(crate) threshold: f64,
+    /// Also list the figures that changed less.
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// A value parser for one of a pipeline crate's registries: the values

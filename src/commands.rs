@@ -12,7 +12,9 @@ use corera_replay::Policy;
 use corera_trace_ingest::TraceSummary;
 use corera_tune::span;
 
-use crate::cli::{AnalyzeArgs, Cli, Command, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, SimulateArgs};
+use crate::cli::{
+    AnalyzeArgs, Cli, Command, DiffArgs, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, SimulateArgs,
+};
 use crate::exit::{Usage, usage};
 use crate::pipeline::{self, input_name, warn};
 
@@ -25,6 +27,7 @@ pub(crate) fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Emit(args) => emit(args, cli.quiet),
         Command::Gen(args) => gen_log(args),
         Command::Simulate(args) => simulate(args, cli.quiet),
+        Command::Diff(args) => diff(args),
     }
 }
 
@@ -285,6 +288,24 @@ fn is_record(path: &std::path::Path) -> bool {
     let mut head = Vec::new();
     let _ = file.take(4096).read_to_end(&mut head);
     head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+/// `corera diff A B`.
+fn diff(args: &DiffArgs) -> anyhow::Result<()> {
+    if !(args.threshold.is_finite() && args.threshold >= 0.0) {
+        return Err(usage(format!("--threshold {}: a percentage of 0 or more", args.threshold)));
+    }
+    let read = |path: &std::path::Path| -> anyhow::Result<Analysis> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| Usage(format!("could not read analysis `{}`", path.display())))?;
+        corera_emit::read_analysis(&text)
+            .map_err(|e| usage(format!("`{}` is not an analysis written by `corera analyze`: {e}", path.display())))
+    };
+    let d = corera_emit::diff(&read(&args.a)?, &read(&args.b)?, args.threshold);
+    if args.json {
+        return stdout(&to_json(&d));
+    }
+    stdout(corera_emit::diff_text(&d, args.all).as_bytes())
 }
 
 /// The analysis `corera emit` renders: read back from an `analysis.json`,

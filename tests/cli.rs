@@ -1490,3 +1490,56 @@ fn as_recorded_charges_the_recorded_dispatch_delay() {
             "mean response within 10 % for 1 of 1 tasks with job ends; largest error 0.0 %",
         ));
 }
+
+/// `corera diff` on two analyses of the printer sample, on 2 and 3 cores:
+/// the recommendation and the figures that moved beyond the threshold
+/// first; an analysis against itself changes nothing; a file that is no
+/// analysis is an error naming it.
+#[test]
+fn diff_shows_what_changed_between_two_analyses() {
+    let dir = tempfile::tempdir().unwrap();
+    for cores in ["2", "3"] {
+        let out = dir.path().join(cores);
+        corera()
+            .args(["analyze", SAMPLE, "--cores", cores, "--replay-budget", "20", "-q", "-o"])
+            .arg(&out)
+            .assert()
+            .success();
+    }
+    let a = dir.path().join("2/analysis.json");
+    let b = dir.path().join("3/analysis.json");
+    let out = corera().arg("diff").arg(&a).arg(&b).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("on 2 identical cores") && text.contains("on 3 identical cores"), "{text}");
+    assert!(text.contains("recommendation: changed"), "{text}");
+    let json = corera().arg("diff").arg(&a).arg(&b).args(["--json", "--threshold", "10"]).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    let beyond: Vec<bool> = rows.iter().map(|r| r["beyond"].as_bool().unwrap()).collect();
+    let first_within = beyond.iter().position(|b| !b).unwrap_or(beyond.len());
+    assert!(first_within > 0 && beyond[first_within..].iter().all(|b| !b), "beyond first: {beyond:?}");
+    for r in &rows[..first_within] {
+        let (x, y) = (r["a"].as_f64(), r["b"].as_f64());
+        if let (Some(x), Some(y), Some(c)) = (x, y, r["change_pct"].as_f64()) {
+            assert!(c.abs() > 10.0 && ((y - x) / x.abs() * 100.0 - c).abs() < 1e-6, "{r}");
+        }
+    }
+    // The recorded load is the trace's: the same in both.
+    assert!(rows.iter().filter(|r| r["figure"] == "load %").all(|r| r["a"] == r["b"]));
+    corera()
+        .arg("diff")
+        .arg(&a)
+        .arg(&a)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("recommendation: unchanged"))
+        .stdout(predicate::str::contains("0 of"));
+    corera()
+        .arg("diff")
+        .arg(&a)
+        .arg(repo(SAMPLE))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("printer.log` is not an analysis written by `corera analyze`"));
+}

@@ -33,6 +33,7 @@
 
 mod amalthea;
 mod autosar;
+mod diff;
 mod header;
 mod html;
 mod json;
@@ -43,6 +44,7 @@ mod write;
 
 pub use amalthea::AmaltheaMapping;
 pub use autosar::{AutosarEcuc, OsekOil, short_names};
+pub use diff::{DiffRecord, DiffRow, diff, diff_text};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::HtmlReport;
 pub use json::{Json, to_json};
