@@ -104,6 +104,38 @@ pub(crate) enum Command {
         corera diff a/analysis.json b/analysis.json"
     )]
     Diff(DiffArgs),
+    /// Check a recording against the placement already in the firmware:
+    /// replay it under that placement and judge each requirement.
+    #[command(after_help = "Example:\n  corera check run.log --placement analysis.json --cores 2 \\\n    \
+        --chain 'page=NetRxIsr>Rasterizer>BandDma@12' --max-response MotorPaper=0.5 --junit check.xml\n\n\
+        Exits 0 when every requirement holds, 4 when one fails.")]
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+    /// Platform, constraints (their deadlines and chains are requirements,
+    /// the platform's capacities the per-core load limits).
+    #[command(flatten)]
+    pub(crate) place: PlaceArgs,
+    /// The placement in the firmware: `analysis.json`, `place --json`, or
+    /// a file of `{"task": NAME, "core": N}` (with `cores` for masks).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) placement: PathBuf,
+    /// A task's jobs may wait READY at most this long on average.
+    #[arg(long, value_name = "NAME=MS", value_parser = Deadline::parse)]
+    pub(crate) max_ready: Vec<Deadline>,
+    /// A task's jobs may take at most this long, release to finish.
+    #[arg(long, value_name = "NAME=MS", value_parser = Deadline::parse)]
+    pub(crate) max_response: Vec<Deadline>,
+    /// Also write the verdicts as JUnit XML, one test case each.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) junit: Option<PathBuf>,
+    /// Print the verdicts as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Args)]

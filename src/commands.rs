@@ -13,7 +13,8 @@ use corera_trace_ingest::TraceSummary;
 use corera_tune::span;
 
 use crate::cli::{
-    AnalyzeArgs, Cli, Command, DiffArgs, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs, SimulateArgs,
+    AnalyzeArgs, CheckArgs, Cli, Command, DiffArgs, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs,
+    SimulateArgs,
 };
 use crate::exit::{Usage, usage};
 use crate::pipeline::{self, input_name, warn};
@@ -28,6 +29,7 @@ pub(crate) fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Gen(args) => gen_log(args),
         Command::Simulate(args) => simulate(args, cli.quiet),
         Command::Diff(args) => diff(args),
+        Command::Check(args) => check(args, cli.quiet),
     }
 }
 
@@ -288,6 +290,40 @@ fn is_record(path: &std::path::Path) -> bool {
     let mut head = Vec::new();
     let _ = file.take(4096).read_to_end(&mut head);
     head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+/// `corera check TRACE --placement FILE`: exits 4 when a requirement
+/// fails.
+fn check(args: &CheckArgs, quiet: bool) -> anyhow::Result<()> {
+    let p = pipeline::prepare(&args.input, &args.place, quiet)?;
+    warn(quiet, &p.name, &p.warnings);
+    let (core_of, masks) = pipeline::read_placement(&args.placement, &p.problem, &p.platform)?;
+    let policy = if masks.is_some() { Policy::Masks } else { Policy::Amp };
+    let (workload, chain_warnings) = p.workload()?;
+    warn(quiet, &p.name, &chain_warnings);
+    let o = p.run(&workload, &p.platform, policy, &core_of, masks.as_deref(), false);
+    let limits = |list: &[corera_placement::Deadline]| -> Vec<corera_emit::TaskLimit> {
+        list.iter().map(|d| (d.task.clone(), (d.ms * 1e6).round() as u64)).collect()
+    };
+    let req = corera_emit::Requirements {
+        deadlines: limits(&pipeline::constraints(&args.place)?.deadline),
+        max_ready: limits(&args.max_ready),
+        max_response: limits(&args.max_response),
+    };
+    let setup = format!("{} on {}", policy.label(), p.platform.describe());
+    let record = corera_emit::check(&p.name, &setup, &workload, &p.platform, &o, &req).map_err(usage)?;
+    if let Some(path) = &args.junit {
+        pipeline::write(path, corera_emit::junit(&record).as_bytes())?;
+    }
+    if args.json {
+        stdout(&to_json(&record))?;
+    } else {
+        stdout(corera_emit::check_text(&record).as_bytes())?;
+    }
+    if record.failures() > 0 {
+        return Err(anyhow::Error::new(crate::exit::RequirementsFail(record.failures(), record.verdicts.len())));
+    }
+    Ok(())
 }
 
 /// `corera diff A B`.

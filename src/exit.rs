@@ -13,6 +13,13 @@ pub(crate) const INTERNAL: u8 = 1;
 pub(crate) const INPUT: u8 = 2;
 /// The constraints cannot be met (pins on missing cores, overloaded pins).
 pub(crate) const INFEASIBLE: u8 = 3;
+/// `corera check`: a requirement fails.
+pub(crate) const FAILS: u8 = 4;
+
+/// `corera check` found requirements that fail: (failing, all).
+#[derive(Debug, thiserror::Error)]
+#[error("{0} of {1} requirements fail")]
+pub(crate) struct RequirementsFail(pub(crate) usize, pub(crate) usize);
 
 /// A mistake in what the user asked for or gave (a file that cannot be
 /// read, a wrong record, flags that do not go together): exit [`INPUT`].
@@ -30,6 +37,9 @@ pub(crate) fn usage(message: impl Into<String>) -> anyhow::Error {
 /// in it (anyhow's `downcast_ref` sees every layer): a usage mistake or bad
 /// input exits 2, constraints that cannot hold 3, anything else 1.
 pub(crate) fn exit_code(error: &anyhow::Error) -> u8 {
+    if error.downcast_ref::<RequirementsFail>().is_some() {
+        return FAILS;
+    }
     if let Some(e) = error.downcast_ref::<PlacementError>() {
         return if e.is_usage() { INPUT } else { INFEASIBLE };
     }

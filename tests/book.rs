@@ -5,7 +5,7 @@
 
 use crate::{corera, repo};
 
-const COMMANDS: [&str; 8] = ["analyze", "ingest", "graph", "place", "emit", "simulate", "gen", "diff"];
+const COMMANDS: [&str; 9] = ["analyze", "ingest", "graph", "place", "emit", "simulate", "gen", "diff", "check"];
 
 /// The fenced block after `marker` in `page`: its byte range.
 fn block_after(page: &str, marker: &str) -> std::ops::Range<usize> {

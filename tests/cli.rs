@@ -1543,3 +1543,78 @@ fn diff_shows_what_changed_between_two_analyses() {
         .code(2)
         .stderr(predicate::str::contains("printer.log` is not an analysis written by `corera analyze`"));
 }
+
+/// The test cases of a JUnit file: (name, failure message if it failed).
+fn junit_cases(text: &str) -> Vec<(String, Option<String>)> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut cases: Vec<(String, Option<String>)> = Vec::new();
+    let attr = |e: &quick_xml::events::BytesStart, key: &str| -> String {
+        e.try_get_attribute(key)
+            .unwrap()
+            .map(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).unwrap().into_owned())
+            .unwrap_or_default()
+    };
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) | Event::Empty(e) if e.name().0 == "testcase" => cases.push((attr(&e, "name"), None)),
+            Event::Start(e) | Event::Empty(e) if e.name().0 == "failure" => {
+                cases.last_mut().expect("a failure inside a test case").1 = Some(attr(&e, "message"));
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    cases
+}
+
+/// `corera check` on the printer sample under its analysed placement: a
+/// chain deadline that holds exits 0; one that fails exits 4, naming the
+/// chain, its worst instance and by how much; the JUnit XML lists every
+/// requirement as a test case and the failure in the one that fails.
+#[test]
+fn check_judges_a_recording_under_the_firmwares_placement() {
+    let dir = tempfile::tempdir().unwrap();
+    corera()
+        .args(["analyze", SAMPLE, "--cores", "2", "--replay-budget", "20", "-q", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let placement = dir.path().join("analysis.json");
+    let run = |chain: &str, junit: &std::path::Path| {
+        corera()
+            .args(["check", SAMPLE, "--cores", "2", "--placement"])
+            .arg(&placement)
+            .args(["--chain", chain, "--max-response", "Rasterizer=50", "--junit"])
+            .arg(junit)
+            .output()
+            .unwrap()
+    };
+    let holds = run("page=NetRxIsr>NetStack>JobParser@20", &dir.path().join("holds.xml"));
+    assert_eq!(holds.status.code(), Some(0), "{}", String::from_utf8_lossy(&holds.stderr));
+    let text = String::from_utf8(holds.stdout).unwrap();
+    assert!(text.contains("holds  chain page within 20.000 ms: worst instance"), "{text}");
+    assert!(text.contains("all 5 requirements hold"), "{text}");
+    let fails = run("page=NetRxIsr>NetStack>JobParser@0.5", &dir.path().join("fails.xml"));
+    assert_eq!(fails.status.code(), Some(4), "{}", String::from_utf8_lossy(&fails.stderr));
+    let text = String::from_utf8(fails.stdout).unwrap();
+    let line = text.lines().find(|l| l.starts_with("FAILS  chain page within 0.500 ms")).expect(&text);
+    assert!(line.contains("worst instance") && line.contains("ms over"), "{line}");
+    assert!(String::from_utf8_lossy(&fails.stderr).contains("1 of 5 requirements fail"));
+    let cases = junit_cases(&std::fs::read_to_string(dir.path().join("fails.xml")).unwrap());
+    assert_eq!(cases.len(), 5, "{cases:?}");
+    let names: Vec<&str> = cases.iter().map(|c| c.0.as_str()).collect();
+    assert!(names.contains(&"core 0 busy at most 100.0 %") && names.contains(&"Rasterizer responds within 50.000 ms"));
+    let failed: Vec<&(String, Option<String>)> = cases.iter().filter(|c| c.1.is_some()).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].0, "chain page within 0.500 ms");
+    assert!(failed[0].1.as_ref().unwrap().contains("ms over"));
+    // A limit on a task the recording does not have is a usage error.
+    corera()
+        .args(["check", SAMPLE, "--cores", "2", "--placement"])
+        .arg(&placement)
+        .args(["--max-ready", "Nope=1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no task `Nope`"));
+}

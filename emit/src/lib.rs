@@ -33,6 +33,7 @@
 
 mod amalthea;
 mod autosar;
+mod check;
 mod diff;
 mod header;
 mod html;
@@ -44,6 +45,7 @@ mod write;
 
 pub use amalthea::AmaltheaMapping;
 pub use autosar::{AutosarEcuc, OsekOil, short_names};
+pub use check::{CheckRecord, Requirements, TaskLimit, Verdict, check, check_text, junit};
 pub use diff::{DiffRecord, DiffRow, diff, diff_text};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::HtmlReport;
