@@ -329,3 +329,66 @@ fn named_os_applications_keep_their_tasks_together_and_their_names() {
     assert_eq!(all.len(), n);
     assert_eq!(n, json["placement"].as_array().unwrap().len());
 }
+
+/// corera's ECUC ARXML loaded by `autosar-data` in strict mode, which
+/// validates every element against the AUTOSAR 4 schema revision the file
+/// declares: no error, no warning; and every value reference in it (the
+/// OS-Applications' task, ISR and core references) resolves to an element
+/// of the file (the `DEFINITION-REF`s name AUTOSAR's own module
+/// definitions, which the file does not carry). How many references
+/// resolved, or what is wrong.
+fn load_strictly(arxml: &[u8]) -> Result<usize, String> {
+    let model = autosar_data::AutosarModel::new();
+    let (file, warnings) = model.load_buffer(arxml, "Os_corera.arxml", true).map_err(|e| e.to_string())?;
+    if !warnings.is_empty() {
+        return Err(format!("{warnings:?}"));
+    }
+    // The revision the file declares (`AUTOSAR_4-3-0.xsd`), the one it was
+    // validated against.
+    assert_eq!(file.version(), autosar_data::AutosarVersion::Autosar_4_3_0);
+    let mut refs = 0;
+    for (_, element) in model.elements_dfs() {
+        if element.is_reference() && element.element_name() != autosar_data::ElementName::DefinitionRef {
+            element
+                .get_reference_target()
+                .map_err(|e| format!("{:?} does not resolve: {e}", element.character_data()))?;
+            refs += 1;
+        }
+    }
+    Ok(refs)
+}
+
+fn loads_strictly_with_resolving_references(arxml: &[u8]) {
+    let refs = load_strictly(arxml).unwrap_or_else(|e| panic!("{e}"));
+    assert!(refs > 0, "no value references checked");
+}
+
+#[test]
+fn the_printer_arxml_is_valid_autosar_and_its_references_resolve() {
+    let (dir, analysis, _) = analysis(2);
+    let file = dir.path().join("Os_corera.arxml");
+    corera().arg("emit").arg(&analysis).args(["-q", "--target", "autosar", "-o"]).arg(&file).assert().success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    loads_strictly_with_resolving_references(text.as_bytes());
+    // The checks can fail: a reference to nowhere, an element the schema
+    // does not have there.
+    let dangling = text.replacen(">/Corera/Os/", ">/Corera/Nowhere/", 1);
+    assert!(load_strictly(dangling.as_bytes()).unwrap_err().contains("does not resolve"));
+    let unknown = text.replacen("<SHORT-NAME>", "<LONG-NAME-X>x</LONG-NAME-X><SHORT-NAME>", 1);
+    assert!(load_strictly(unknown.as_bytes()).is_err());
+}
+
+#[test]
+fn the_waters_arxml_is_valid_autosar_and_its_references_resolve() {
+    corera_testdata::shared_or_skip!("amalthea/waters2019_challenge.amxmi");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("Os_corera.arxml");
+    corera()
+        .arg("emit")
+        .arg(crate::shared("amalthea/waters2019_challenge.amxmi"))
+        .args(["-q", "--target", "autosar", "--replay-budget", "20", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    loads_strictly_with_resolving_references(&std::fs::read(&file).unwrap());
+}
