@@ -277,12 +277,16 @@ fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceForma
 pub fn read(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions) -> Result<Parsed, ReadError> {
     let path = options.path.as_str();
     // gzip is recognised by its magic bytes, so it works on stdin too.
-    let magic = input.fill_buf().map_err(|source| ReadError::Io { path: path.to_string(), source })?;
-    if magic.starts_with(&[0x1f, 0x8b]) {
+    if is_gzip(input).map_err(|source| ReadError::Io { path: path.to_string(), source })? {
         let mut plain = std::io::BufReader::with_capacity(256 * 1024, flate2::bufread::MultiGzDecoder::new(input));
         return read_plain(&mut plain, choice, options);
     }
     read_plain(input, choice, options)
+}
+
+/// Whether `input` starts with gzip's magic bytes (nothing consumed).
+fn is_gzip(input: &mut dyn BufRead) -> std::io::Result<bool> {
+    Ok(input.fill_buf()?.starts_with(&[0x1f, 0x8b]))
 }
 
 /// The file to read for an input path: a CTF trace directory (what
@@ -309,8 +313,7 @@ pub fn read_per_core(
     for (path, mut input) in inputs {
         let io = |source| ReadError::Io { path: path.clone(), source };
         let mut bytes = Vec::new();
-        let magic = input.fill_buf().map_err(io)?;
-        if magic.starts_with(&[0x1f, 0x8b]) {
+        if is_gzip(&mut input).map_err(io)? {
             flate2::bufread::MultiGzDecoder::new(input).read_to_end(&mut bytes).map_err(io)?;
         } else {
             input.read_to_end(&mut bytes).map_err(io)?;
