@@ -305,10 +305,12 @@ fn check(args: &CheckArgs, quiet: bool) -> anyhow::Result<()> {
     let limits = |list: &[corera_placement::Deadline]| -> Vec<corera_emit::TaskLimit> {
         list.iter().map(|d| (d.task.clone(), (d.ms * 1e6).round() as u64)).collect()
     };
+    // The constraints file's requirements, then the command line's.
+    let given = pipeline::constraints(&args.place)?;
     let req = corera_emit::Requirements {
-        deadlines: limits(&pipeline::constraints(&args.place)?.deadline),
-        max_ready: limits(&args.max_ready),
-        max_response: limits(&args.max_response),
+        deadlines: limits(&given.deadline),
+        max_ready: limits(&[given.max_ready.as_slice(), args.max_ready.as_slice()].concat()),
+        max_response: limits(&[given.max_response.as_slice(), args.max_response.as_slice()].concat()),
     };
     let setup = format!("{} on {}", policy.label(), p.platform.describe());
     let record = corera_emit::check(&p.name, &setup, &workload, &p.platform, &o, &req).map_err(usage)?;

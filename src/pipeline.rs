@@ -634,6 +634,8 @@ pub(crate) fn constraints(place: &PlaceArgs) -> anyhow::Result<Constraints> {
         priority: Vec::new(),
         os_applications: Vec::new(),
         chains: place.chain.clone(),
+        max_response: Vec::new(),
+        max_ready: Vec::new(),
     });
     Ok(constraints)
 }

@@ -1609,6 +1609,17 @@ fn check_judges_a_recording_under_the_firmwares_placement() {
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].0, "chain page within 0.500 ms");
     assert!(failed[0].1.as_ref().unwrap().contains("ms over"));
+    // The constraints file's requirements count as the flags' do.
+    let req = dir.path().join("req.toml");
+    std::fs::write(&req, "[[max_response]]\ntask = \"MotorPaper\"\nms = 0.05\n").unwrap();
+    corera()
+        .args(["check", SAMPLE, "--cores", "2", "--placement"])
+        .arg(&placement)
+        .arg("--constraints")
+        .arg(&req)
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains("FAILS  MotorPaper responds within 0.050 ms: longest response"));
     // A limit on a task the recording does not have is a usage error.
     corera()
         .args(["check", SAMPLE, "--cores", "2", "--placement"])

@@ -328,6 +328,13 @@ pub struct Constraints {
     /// Cause-effect chains to measure in every replay.
     #[serde(default, rename = "chain")]
     pub chains: Vec<Chain>,
+    /// Requirements `corera check` judges: the longest response a task's
+    /// jobs may take ...
+    #[serde(default)]
+    pub max_response: Vec<Deadline>,
+    /// ... and the most READY they may wait on average.
+    #[serde(default)]
+    pub max_ready: Vec<Deadline>,
 }
 
 /// One constraint, for messages: how the user would write it.
@@ -374,6 +381,8 @@ impl Constraints {
         self.priority.extend(other.priority);
         self.os_applications.extend(other.os_applications);
         self.chains.extend(other.chains);
+        self.max_response.extend(other.max_response);
+        self.max_ready.extend(other.max_ready);
         self.objective = other.objective.or(self.objective);
     }
 
