@@ -1,0 +1,69 @@
+//! The jobs of a replay laid out flat for the simulator's inner loop.
+
+use corera_trace_ingest::{Action, Release};
+
+use crate::extract::Replay;
+
+/// A phase released by a signal, in [`Flat::release`].
+pub(super) const SIGNALLED: u64 = u64::MAX;
+
+/// The jobs of a replay in flat arrays, in task, job and phase order (a
+/// phase's global id is its place in them), so that the simulator's
+/// inner loop reads contiguous memory rather than nested vectors.
+pub(super) struct Flat {
+    /// Per task, its first job's global index (one more entry at the end).
+    pub(super) job_base: Vec<u32>,
+    /// Per global job, its first phase's global id (one more at the end).
+    pub(super) job_phase: Vec<u32>,
+    /// Per global job, whether the trace saw it finish.
+    pub(super) job_finished: Vec<bool>,
+    /// Per global job, whether its response counts: it spans no gap of
+    /// the recording (the recording's figures leave it out too).
+    pub(super) job_counted: Vec<bool>,
+    /// Per phase, its timer release (ns), or [`SIGNALLED`].
+    pub(super) release: Vec<u64>,
+    /// Per phase, the execution it needs.
+    pub(super) exec: Vec<u64>,
+    /// Per phase, its first action's index in `actions` (one more at the
+    /// end).
+    pub(super) action_base: Vec<u32>,
+    /// The actions at execution offsets, in order.
+    pub(super) actions: Vec<(u64, Action)>,
+}
+
+impl Flat {
+    pub(super) fn of(replay: &Replay) -> Flat {
+        let jobs: usize = replay.tasks.iter().map(|t| t.jobs.len()).sum();
+        let phases: usize = replay.tasks.iter().flat_map(|t| &t.jobs).map(|j| j.phases.len()).sum();
+        let mut f = Flat {
+            job_base: Vec::new(),
+            job_phase: Vec::with_capacity(jobs + 1),
+            job_finished: Vec::with_capacity(jobs),
+            job_counted: Vec::with_capacity(jobs),
+            release: Vec::with_capacity(phases),
+            exec: Vec::with_capacity(phases),
+            action_base: Vec::with_capacity(phases + 1),
+            actions: Vec::new(),
+        };
+        f.job_base = crate::chain::job_bases(replay);
+        for t in &replay.tasks {
+            for j in &t.jobs {
+                f.job_phase.push(f.exec.len() as u32);
+                f.job_finished.push(j.finished());
+                f.job_counted.push(!j.spans_gap);
+                for p in &j.phases {
+                    f.release.push(match p.release {
+                        Release::Timer(at) => at,
+                        Release::Signal { .. } => SIGNALLED,
+                    });
+                    f.exec.push(p.exec_ns);
+                    f.action_base.push(f.actions.len() as u32);
+                    f.actions.extend_from_slice(&p.actions);
+                }
+            }
+        }
+        f.job_phase.push(f.exec.len() as u32);
+        f.action_base.push(f.actions.len() as u32);
+        f
+    }
+}

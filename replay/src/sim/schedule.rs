@@ -1,0 +1,206 @@
+//! Choosing what runs where: per-core fixed scheduling, global scheduling
+//! within masks, time slicing at the tick, and where a preempted task goes
+//! (the kernel's rules, [`crate::Rules`]).
+
+use super::{Policy, Sim, State};
+
+impl Sim<'_> {
+    /// At a tick, with time slicing: each running task with a ready task of
+    /// its own urgency that may take its core goes behind it.
+    pub(super) fn rotate(&mut self, now: u64) {
+        let cores = self.busy_in_core_order();
+        for &c in &cores {
+            let c = c as u16;
+            let i = self.running[usize::from(c)].expect("a busy core runs a task");
+            if self.r.tasks[i].isr {
+                continue;
+            }
+            let rival = self.active.iter().map(|&j| j as usize).any(|j| {
+                self.state[j] == State::Ready
+                    && !self.r.tasks[j].isr
+                    && self.inherited[j] == self.inherited[i]
+                    && match self.home[j] {
+                        Some(h) => h == c,
+                        None => self.mask[j].as_ref().is_none_or(|m| m.contains(c)),
+                    }
+            });
+            if rival {
+                self.stop(i, now);
+                self.enqueue(i);
+                self.dirty = true;
+            }
+        }
+        self.scratch_cores = cores;
+    }
+
+    /// Running task `i` loses its core to `by` (none: to nothing it may
+    /// use): it stays ready, at the front of its priority's queue, or
+    /// behind the others where the kernel sends a task preempted by a task
+    /// there (an interrupt that does not switch tasks leaves it in place).
+    pub(super) fn preempt(&mut self, i: usize, by: Option<usize>, now: u64) {
+        let State::Running(c) = self.state[i] else { return };
+        self.stop(i, now);
+        match by {
+            // Still its core's task, not READY (a recording counts the
+            // ISR's time to neither): only a task switched in after the
+            // interrupt preempts it ([`Sim::start`]).
+            Some(b) if self.r.tasks[b].isr => {
+                self.isr_held[i] = true;
+                let slot = &mut self.interrupted[usize::from(c)];
+                if slot.is_none() {
+                    *slot = Some(i);
+                }
+            }
+            Some(_) if self.r.rules.preempted_to_back => self.enqueue(i),
+            _ => {}
+        }
+    }
+
+    /// Global scheduling (SMP, masks): bound tasks (ISRs, single-core
+    /// masks) claim their core, most urgent first; then the most urgent
+    /// free tasks take the cores left, each within its mask: the core it
+    /// runs on, else the one it last ran on, else the first open one it
+    /// may use; a task whose mask has no open core left may take a core
+    /// from a task that can move to another open core. With every mask
+    /// full this is global SMP; with every mask one core, AMP.
+    pub(super) fn schedule(&mut self, now: u64) {
+        if !matches!(self.s.policy, Policy::Smp | Policy::Masks) {
+            self.schedule_fixed(now);
+            return;
+        }
+        // Candidates: ready or running, most urgent first; running ones
+        // first among equals, then lower index.
+        let mut cand = std::mem::take(&mut self.cand);
+        cand.clear();
+        cand.extend(self.active.iter().map(|&i| i as usize));
+        cand.sort_unstable_by_key(|&i| {
+            (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), self.queue_place(i), i)
+        });
+        let mut chosen = std::mem::take(&mut self.chosen);
+        chosen.iter_mut().for_each(|c| *c = None);
+        let mut placed = std::mem::take(&mut self.placed);
+        placed.iter_mut().for_each(|p| *p = false);
+        // Bound tasks (fixed policies, ISRs) claim their core.
+        for &i in &cand {
+            if let Some(h) = self.home[i]
+                && chosen[usize::from(h)].is_none()
+            {
+                chosen[usize::from(h)] = Some(i);
+                placed[i] = true;
+            }
+        }
+        {
+            let mut open = std::mem::take(&mut self.open);
+            open.clear();
+            open.extend((0..self.k).filter(|&c| chosen[c].is_none()));
+            let mut winners = std::mem::take(&mut self.winners);
+            winners.clear();
+            let allows = |sim: &Self, i: usize, c: usize| sim.mask[i].as_ref().is_none_or(|m| m.contains(c as u16));
+            // Admission: the most urgent free tasks that can use an open core.
+            for &i in &cand {
+                if winners.len() == open.len() {
+                    break;
+                }
+                if self.home[i].is_none() && open.iter().any(|&c| allows(self, i, c)) {
+                    winners.push(i);
+                }
+            }
+            for pass in 0..3 {
+                for &i in &winners {
+                    if placed[i] {
+                        continue;
+                    }
+                    let want = match (pass, self.state[i]) {
+                        (0, State::Running(c)) => Some(usize::from(c)),
+                        (1, _) => self.last_core[i].map(usize::from),
+                        (2, _) => open.iter().copied().find(|&c| allows(self, i, c)),
+                        _ => None,
+                    };
+                    if let Some(c) = want
+                        && allows(self, i, c)
+                        && let Some(pos) = open.iter().position(|&o| o == c)
+                    {
+                        open.remove(pos);
+                        chosen[c] = Some(i);
+                        placed[i] = true;
+                    }
+                }
+            }
+            // A winner left without a core (masks only): take one from a
+            // placed free task that can move to an open core.
+            for &i in &winners {
+                if placed[i] || open.is_empty() {
+                    continue;
+                }
+                let swap = (0..self.k).find_map(|c| {
+                    let j = chosen[c].filter(|&j| self.home[j].is_none() && allows(self, i, c))?;
+                    let to = open.iter().position(|&o| allows(self, j, o))?;
+                    Some((c, j, to))
+                });
+                if let Some((c, j, to)) = swap {
+                    let o = open.remove(to);
+                    chosen[o] = Some(j);
+                    chosen[c] = Some(i);
+                    placed[i] = true;
+                }
+            }
+            self.open = open;
+            self.winners = winners;
+        }
+        for &i in &cand {
+            if let State::Running(c) = self.state[i]
+                && chosen[usize::from(c)] != Some(i)
+            {
+                self.preempt(i, chosen[usize::from(c)], now);
+            }
+        }
+        for (c, pick) in chosen.iter().enumerate() {
+            if let Some(i) = *pick
+                && self.state[i] != State::Running(c as u16)
+            {
+                if let State::Running(_) = self.state[i] {
+                    self.stop(i, now);
+                }
+                self.start(i, c as u16, now);
+            }
+        }
+        self.cand = cand;
+        self.chosen = chosen;
+        self.placed = placed;
+    }
+
+    /// Every task bound to a core (single, AMP, least-loaded): per core the
+    /// most urgent of its ready or running tasks runs (ties: the running
+    /// one, then the lower index). O(tasks), no sorting.
+    pub(super) fn schedule_fixed(&mut self, now: u64) {
+        let mut chosen = std::mem::take(&mut self.chosen);
+        chosen.iter_mut().for_each(|c| *c = None);
+        let key = |sim: &Self, i: usize| {
+            let running = matches!(sim.state[i], State::Running(_));
+            (sim.urgency(i), running, std::cmp::Reverse(sim.queue_place(i)), std::cmp::Reverse(i))
+        };
+        for a in 0..self.active.len() {
+            let i = self.active[a] as usize;
+            let Some(h) = self.home[i] else { continue };
+            let slot = &mut chosen[usize::from(h)];
+            if slot.is_none_or(|j| key(self, i) > key(self, j)) {
+                *slot = Some(i);
+            }
+        }
+        for (c, &pick) in chosen.iter().enumerate() {
+            if let Some(r) = self.running[c]
+                && pick != Some(r)
+            {
+                self.preempt(r, pick, now);
+            }
+        }
+        for (c, pick) in chosen.iter().enumerate() {
+            if let Some(i) = *pick
+                && self.state[i] != State::Running(c as u16)
+            {
+                self.start(i, c as u16, now);
+            }
+        }
+        self.chosen = chosen;
+    }
+}
