@@ -118,12 +118,20 @@ pub fn check(
         let (Some(limit), Some(r)) = (chain.deadline_ns, o.chains.get(k)) else { continue };
         let worst = r.latencies_ns.iter().enumerate().filter_map(|(n, l)| Some((n, (*l)?))).max_by_key(|&(_, l)| l);
         let missed = r.latencies_ns.iter().filter(|l| l.is_none_or(|l| l > limit)).count();
+        // Where the worst instance is: its release in the replay's clock.
+        let at = |n: usize| {
+            r.released_ns
+                .get(n)
+                .filter(|&&t| t != u64::MAX)
+                .map_or(String::new(), |&t| format!(", released at {}", ms(t)))
+        };
         let (holds, detail) = match worst {
             Some((n, w)) if w > limit || missed > 0 => (
                 false,
                 format!(
-                    "worst instance {n} (of {}) took {}, {} over; {missed} instances late or unfinished",
+                    "worst instance {n} (of {}{}) took {}, {} over; {missed} instances late or unfinished",
                     r.instances,
+                    at(n),
                     ms(w),
                     ms(w.saturating_sub(limit))
                 ),

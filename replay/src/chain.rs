@@ -115,6 +115,10 @@ pub struct ChainResult {
     /// for tests ([`ReplayChain::instances`] gives them in this order).
     #[serde(skip)]
     pub latencies_ns: Vec<Option<u64>>,
+    /// Each instance's release in the run (ns), in the same order, for a
+    /// triggered chain (empty for a data chain): where an instance is.
+    #[serde(skip)]
+    pub released_ns: Vec<u64>,
 }
 
 impl ChainResult {
@@ -251,6 +255,12 @@ impl ReplayChain {
             latency_quartiles_ns: stats.map(|_| quartiles(&latencies)),
             deadline_misses: self.deadline_ns.map(|d| latencies.iter().filter(|&&l| l > d).count() as u64),
             latencies_ns: each,
+            released_ns: match self.kind {
+                ChainKind::Triggered => {
+                    self.instances.iter().map(|&(start, _, _)| times[start as usize].release).collect()
+                }
+                ChainKind::Reaction | ChainKind::Age => Vec::new(),
+            },
         }
     }
 
