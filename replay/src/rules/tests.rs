@@ -325,3 +325,20 @@ fn a_take_after_a_handoff_is_a_block_on_that_take() {
         assert_eq!(o.tasks[i].response_max_ns, recorded, "{}: {:?}", t.name, o.timeline);
     }
 }
+
+/// A task an ISR interrupts is not READY for the ISR's time (a recording
+/// takes the ISR's time out of the task it interrupted), only from when
+/// another task takes its core: A runs from 0, the ISR takes 10 to 20 µs
+/// and returns to A; at 50 another ISR readies H, which runs 60 to 80, A
+/// READY from 60 (when H was switched in), 20 µs in all.
+#[test]
+fn an_interrupted_task_is_not_ready_for_the_isrs_time() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 1 A\ntask 2 task 2 H\ntask 9 isr 9 Irq\n\
+         0 0 rdy 1\n0 0 in 1\n10 0 ienter 9\n20 0 iexit 9\n50 0 ienter 9\n55 0 rdy 2\n60 0 iexit 9\n\
+         60 0 out 1 preempt\n60 0 in 2\n80 0 out 2 done\n80 0 in 1\n100 0 out 1 done\n");
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    assert_eq!(s.tasks[0].ready_ns(), 20_000, "recorded");
+    let r = Replay::from_trace(&trace, &[]);
+    let o = single(&r);
+    assert_eq!(o.tasks[0].ready_ns, 20_000, "replayed");
+}
