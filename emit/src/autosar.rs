@@ -10,6 +10,7 @@
 //! search found (and say so); a placement with masks and no strict
 //! alternative is refused.
 
+use crate::escape_markup as xml;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
@@ -66,11 +67,6 @@ pub fn short_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> 
             crate::header::unique(&mut seen, id)
         })
         .collect()
-}
-
-/// `s` with XML's special characters escaped.
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The placement's tasks in name order, with their short names.

@@ -8,6 +8,7 @@ use corera_placement::Platform;
 use corera_replay::{Outcome, Replay};
 use serde::{Deserialize, Serialize};
 
+use crate::escape_markup as xml;
 use crate::records::SCHEMA_VERSION;
 
 /// One requirement and whether the replay meets it.
@@ -181,11 +182,6 @@ pub fn check_text(r: &CheckRecord) -> String {
         }
     );
     s
-}
-
-/// XML text with `&`, `<`, `>` and quotes escaped.
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// JUnit XML: one test suite, one test case per requirement, a failure for

@@ -22,10 +22,7 @@ pub struct HtmlReport;
 
 const PALETTE: [&str; 8] = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"];
 
-/// HTML-escapes text.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use crate::escape_markup as esc;
 
 fn ms(ns: f64) -> String {
     format!("{:.3}", ns / 1e6)

@@ -200,3 +200,9 @@ impl Target {
 
 #[cfg(test)]
 mod tests;
+
+/// Text with `&`, `<`, `>` and `"` escaped, for XML and HTML (attributes
+/// included): the report, the ARXML and the JUnit XML.
+pub(crate) fn escape_markup(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}

@@ -522,8 +522,9 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
     }
     match resp {
         Some((e, task)) => {
-            let with: Vec<f64> = r.tasks.iter().filter_map(|t| t.response_error()).collect();
-            let within = with.iter().filter(|e| e.abs() <= 0.10).count();
+            // The fidelity line's rule, one for both.
+            let with: Vec<bool> = r.tasks.iter().filter_map(|t| t.response_within()).collect();
+            let within = with.iter().filter(|&&w| w).count();
             let _ = writeln!(
                 s,
                 "mean response within 10 % for {within} of {} tasks with job ends; largest error {:.1} % ({task})",

@@ -15,6 +15,18 @@ fn single(r: &Replay) -> Outcome {
     simulate(r, &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true })
 }
 
+/// Replays `r` (of `trace`, one job per task) on one core and checks each
+/// task's response against the recording's; the outcome, for more checks.
+fn assert_first_responses_as_recorded(trace: &Trace, r: &Replay) -> Outcome {
+    let o = single(r);
+    let s = corera_trace_ingest::Schedule::of(trace);
+    for (i, t) in r.tasks.iter().enumerate() {
+        let recorded = s.tasks[t.id as usize].jobs[0].response_ns();
+        assert_eq!(o.tasks[i].response_max_ns, recorded, "{}: {:?}", t.name, o.timeline);
+    }
+    o
+}
+
 fn kernel(tick_us: Option<f64>, time_slicing: Option<bool>, isr_nesting: Option<bool>) -> Kernel {
     Kernel { tick_us, time_slicing, isr_nesting, preempted_to_back: None }
 }
@@ -157,11 +169,7 @@ fn what_was_ready_before_the_scheduler_started_is_released_at_its_start() {
     );
     assert_eq!(s.tasks[0].ready_ns(), 400_000, "A waited from the start, not from its creation");
     let r = Replay::from_trace(&trace, &[]);
-    let o = single(&r);
-    for (i, t) in r.tasks.iter().enumerate() {
-        let recorded = s.tasks[t.id as usize].jobs[0].response_ns();
-        assert_eq!(o.tasks[i].response_max_ns, recorded, "{}", t.name);
-    }
+    let o = assert_first_responses_as_recorded(&trace, &r);
     let first = o.timeline.iter().min_by_key(|seg| seg.start_ns).unwrap();
     assert_eq!((r.tasks[first.task as usize].name.as_str(), first.start_ns), ("B", 100_000));
 }
@@ -239,12 +247,7 @@ fn equal_waiters_on_a_mutex_are_served_in_the_order_they_waited() {
     trace.tick = Some(corera_trace_ingest::Tick { period_ns: 20_000, at_ns: 0, source: "t".into() });
     let r = Replay::from_trace(&trace, &[]);
     assert!(r.rules.slice.is_some(), "{}", r.rules.describe());
-    let o = single(&r);
-    let s = corera_trace_ingest::Schedule::of(&trace);
-    for (i, t) in r.tasks.iter().enumerate() {
-        let recorded = s.tasks[t.id as usize].jobs[0].response_ns();
-        assert_eq!(o.tasks[i].response_max_ns, recorded, "{}: {:?}", t.name, o.timeline);
-    }
+    assert_first_responses_as_recorded(&trace, &r);
 }
 
 /// A dispatch delay the recording shows (7 µs from every release to the
@@ -318,12 +321,7 @@ fn a_take_after_a_handoff_is_a_block_on_that_take() {
     let r = Replay::from_trace(&trace, &[]);
     let h = r.tasks.iter().position(|t| t.name == "H").unwrap();
     assert_eq!(r.tasks[h].jobs[0].phases.len(), 1, "one phase, the take where it blocked");
-    let o = single(&r);
-    let s = corera_trace_ingest::Schedule::of(&trace);
-    for (i, t) in r.tasks.iter().enumerate() {
-        let recorded = s.tasks[t.id as usize].jobs[0].response_ns();
-        assert_eq!(o.tasks[i].response_max_ns, recorded, "{}: {:?}", t.name, o.timeline);
-    }
+    assert_first_responses_as_recorded(&trace, &r);
 }
 
 /// A task an ISR interrupts is not READY for the ISR's time (a recording
