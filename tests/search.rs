@@ -17,7 +17,8 @@ use crate::support::baseline::{self, Case, INPUTS};
 
 /// corera's answers on `file` are never worse than the baselines'. A
 /// baseline is not run where corera proved its answer optimal (nothing can
-/// beat it).
+/// beat it). A naive search that needed more replays than corera's budget
+/// is held against corera given as many ([`as_many_replays`]).
 fn against_baselines(file: &str) {
     let (file, spec) = *INPUTS.iter().find(|(f, _)| f.ends_with(file)).expect("a listed input");
     if let Some(rel) = file.strip_prefix("shared/") {
@@ -31,6 +32,7 @@ fn against_baselines(file: &str) {
     let d = |s: &Score| describe(objective, s);
     if !proven(&strict.certificate) {
         let naive = baseline::naive(&case, objective);
+        let strict = &as_many_replays(&case, &found, &naive, |f| f.strict.score).strict;
         assert!(
             strict.score.no_worse_than(&naive.score),
             "{file}: corera's strict placement {} is beaten by first-improvement single moves: {} ({} replays: {:?})",
@@ -50,17 +52,37 @@ fn against_baselines(file: &str) {
     }
     let masks = found.masks.as_ref();
     assert_eq!(masks.is_some(), case.platform.cores > 1, "{file}: masks are searched on more than one core");
-    if let Some(masks) = masks.filter(|m| !proven(&m.certificate)) {
+    if masks.is_some_and(|m| !proven(&m.certificate)) {
         let naive = baseline::naive_masks(&case, objective);
+        let again = as_many_replays(&case, &found, &naive, |f| f.masks.as_ref().expect("masks").score);
+        let masks = again.masks.as_ref().expect("masks searched");
         assert!(
             masks.score.no_worse_than(&naive.score),
-            "{file}: corera's mask placement {} is beaten by single mask changes: {} ({:?})",
+            "{file}: corera's mask placement {} is beaten by single mask changes: {} ({} replays: {:?})",
             d(&masks.score),
             d(&naive.score),
+            naive.replays,
             naive.masks
         );
     }
     certified(&found, file);
+}
+
+/// corera's search on `case` again with the replays `naive` took, when
+/// `naive` beat the answer `score_of` picks from `found` with more replays
+/// than corera's budget; else `found` itself. (On rp2's eight cores the
+/// naive mask search needs 3,761 replays for a READY of 0, against the
+/// automatic budget of 1,011.)
+fn as_many_replays(
+    case: &baseline::Case,
+    found: &TimingSolution,
+    naive: &baseline::Found,
+    score_of: impl Fn(&TimingSolution) -> Score,
+) -> TimingSolution {
+    if score_of(found).no_worse_than(&naive.score) || naive.replays <= found.budget {
+        return found.clone();
+    }
+    baseline::search_within(case, Objective::Ready, Some(naive.replays))
 }
 
 /// Every answer carries a certificate, and a partial one only when the

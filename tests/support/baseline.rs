@@ -151,10 +151,16 @@ pub(crate) fn replay(input: &TimingInput<'_>, core_of: &[CoreId], masks: Option<
 /// model's mapping as a start, the default (automatic) budget, masks
 /// searched.
 pub(crate) fn search(case: &Case, objective: Objective) -> corera_tune::TimingSolution {
+    search_within(case, objective, None)
+}
+
+/// [`search`] with a budget of `budget` replays (`None`: the automatic one).
+pub(crate) fn search_within(case: &Case, objective: Objective, budget: Option<u64>) -> corera_tune::TimingSolution {
     let mut input = input(case, objective);
     input.given.extend(case.given.clone());
     let mut options = corera_tune::TimingOptions::default();
     options.masks = true;
+    options.budget = budget;
     corera_tune::tune(&input, &options).expect("a timing search")
 }
 
