@@ -51,6 +51,20 @@ pub struct ReplayTask {
     pub recorded_running_ns: u64,
     /// Recorded READY time (ns): ready or preempted, not running.
     pub recorded_ready_ns: u64,
+    /// Of it, what the job the recording cut off (its last, unfinished)
+    /// waited: a replay counts READY of the jobs the recording saw finish
+    /// only, so a comparison leaves this out of the recorded figure
+    /// ([`ReplayTask::comparable_ready_ns`]).
+    pub recorded_cut_ready_ns: u64,
+}
+
+impl ReplayTask {
+    /// Recorded READY of the jobs the recording saw finish: what a replay's
+    /// READY compares with (neither knows the work a job cut off by the
+    /// recording's end still needed, as neither knows its response).
+    pub fn comparable_ready_ns(&self) -> u64 {
+        self.recorded_ready_ns - self.recorded_cut_ready_ns
+    }
 }
 
 /// The replayable workload of a trace.
@@ -158,6 +172,7 @@ impl Replay {
                     let_ns: None,
                     recorded_running_ns: recorded.running_ns(),
                     recorded_ready_ns: recorded.ready_ns(),
+                    recorded_cut_ready_ns: recorded.ready_ns() - ready_of_finished_jobs(recorded),
                 }
             })
             .collect();
@@ -305,4 +320,10 @@ fn tokens(trace: &Trace) -> Vec<u32> {
         }
     }
     fewest.iter().map(|&f| u32::try_from(-f).unwrap_or(u32::MAX)).collect()
+}
+
+/// The READY time of `task`'s jobs the recording saw finish.
+fn ready_of_finished_jobs(task: &corera_trace_ingest::TaskSchedule) -> u64 {
+    let cut = task.jobs.last().filter(|j| !j.finished()).map_or(u64::MAX, |j| j.release_ns);
+    task.ready.iter().filter(|s| s.start_ns < cut).map(|s| s.end_ns.min(cut) - s.start_ns).sum()
 }

@@ -12,9 +12,10 @@
 //!   found by [`discover`] or named by the user).
 //! - [`Workload`]: a TOML description of tasks, ISRs, queues, notifications
 //!   and mutexes.
-//! - [`generate`]: runs a workload on one core under fixed-priority
-//!   preemptive scheduling and returns the [`Trace`](corera_trace_ingest::Trace)
-//!   a kernel trace hook would have recorded.
+//! - [`generate`]: runs a workload on one core with the same simulator
+//!   (by the rules of corera's generator, [`OsRules`]) and returns the
+//!   [`Trace`](corera_trace_ingest::Trace) a kernel trace hook would have
+//!   recorded; replayed as recorded, it is reproduced exactly.
 //!
 //! # Example
 //! ```

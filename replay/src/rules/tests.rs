@@ -340,3 +340,21 @@ fn an_interrupted_task_is_not_ready_for_the_isrs_time() {
     let o = single(&r);
     assert_eq!(o.tasks[0].ready_ns, 20_000, "replayed");
 }
+
+/// The recording ends while Lo, preempted by Hi at 40 µs, still waits: its
+/// job never finished, so the work it still needed is unknown and the
+/// replay, which runs only the 40 µs recorded, ends it at Hi's finish.
+/// READY counts for finished jobs in both figures: Lo's first job waited
+/// 10 µs behind Hi (recorded and replayed); the cut one's 20 µs count in
+/// neither (they would in the recording's alone).
+#[test]
+fn what_a_job_cut_off_by_the_end_waited_counts_in_neither_figure() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 1 Lo\ntask 2 task 2 Hi\n\
+         0 0 rdy 2\n0 0 rdy 1\n0 0 in 2\n10 0 out 2 done\n10 0 in 1\n30 0 out 1 done\n\
+         30 0 rdy 1\n30 0 in 1\n40 0 rdy 2\n40 0 out 1 preempt\n40 0 in 2\n60 0 out 2 done\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let lo = &r.tasks[0];
+    assert_eq!((lo.recorded_ready_ns, lo.comparable_ready_ns()), (30_000, 10_000));
+    let o = single(&r);
+    assert_eq!(o.tasks[0].ready_ns, lo.comparable_ready_ns());
+}

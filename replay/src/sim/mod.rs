@@ -45,12 +45,14 @@ use crate::chain::{JobTimes, NEVER, quartiles};
 use crate::extract::Replay;
 
 mod flat;
+mod hook;
 mod objects;
 mod outcome;
 mod policy;
 mod schedule;
 
 use flat::{Flat, SIGNALLED};
+pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, TaskResult};
 pub use policy::Policy;
 
@@ -187,12 +189,32 @@ struct Sim<'a> {
     interrupted: Vec<Option<usize>>,
     /// Per task, whether it is ready only because an ISR holds its core.
     isr_held: Vec<bool>,
+    /// Per task, its next job a [`NEXT_JOB`] signal releases.
+    next_signalled: Vec<u32>,
+    /// Who is told what happens (the generator's recorder).
+    hook: Option<&'a mut dyn Hook>,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
 
+/// In an [`Action::Signal`], the target's next job no signal has released
+/// yet, whichever that is when the signal is sent (a queue's messages or
+/// a task's notifications, first come, first served), rather than a job
+/// the recording names.
+pub(crate) const NEXT_JOB: u32 = u32::MAX;
+
 /// Runs `replay` under `setup`.
 pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
+    simulate_with(replay, setup, None)
+}
+
+/// Runs `replay` under `setup`, telling `hook` each moment a trace hook
+/// would record.
+pub(crate) fn simulate_observed(replay: &Replay, setup: &Setup<'_>, hook: &mut dyn Hook) -> Outcome {
+    simulate_with(replay, setup, Some(hook))
+}
+
+fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a mut dyn Hook>) -> Outcome {
     let n = replay.tasks.len();
     let k = match setup.policy {
         Policy::Single => 1,
@@ -324,6 +346,8 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
         next_queued: 0,
         interrupted: vec![None; k],
         isr_held: vec![false; n],
+        next_signalled: vec![0; n],
+        hook,
     };
     for i in 0..n {
         if replay.tasks[i].jobs.is_empty() {
@@ -337,6 +361,14 @@ pub fn simulate(replay: &Replay, setup: &Setup<'_>) -> Outcome {
 }
 
 impl Sim<'_> {
+    /// Tells the hook, if there is one.
+    #[inline]
+    fn tell(&mut self, f: impl FnOnce(&mut dyn Hook)) {
+        if let Some(h) = self.hook.as_deref_mut() {
+            f(h);
+        }
+    }
+
     /// The time `work` takes on `core`, ns (rounded up).
     #[inline]
     fn time_for(&self, work: u64, core: u16) -> u64 {
@@ -355,7 +387,11 @@ impl Sim<'_> {
             // Back from under an interrupt: no READY.
             self.n_ready -= 1;
         } else if self.state[i] == State::Ready {
-            self.out.tasks[i].ready_ns += now - self.ready_since[i];
+            // READY counts for jobs the recording saw finish, as the
+            // comparison's recorded figure does (`ReplayTask::comparable_ready_ns`).
+            if self.f.job_finished.get(self.global_job(i)).copied().unwrap_or(false) {
+                self.out.tasks[i].ready_ns += now - self.ready_since[i];
+            }
             self.n_ready -= 1;
             if self.s.timeline && now > self.ready_since[i] && to != State::Ready {
                 self.out.ready_spans.push((i as u32, self.ready_since[i], now));
@@ -485,6 +521,9 @@ impl Sim<'_> {
             if self.dirty {
                 self.schedule(now);
                 self.dirty = false;
+                if let Some(h) = self.hook.as_deref_mut() {
+                    h.settled(now, &self.running);
+                }
             }
             // Next event: a running task's next point, or a release.
             let mut next = u64::MAX;
@@ -585,7 +624,9 @@ impl Sim<'_> {
             let (released, signal_cost, bytes_cost) = self.release_of(i, at);
             self.charge(i, signal_cost, |o| &mut o.signal_ns);
             self.charge(i, bytes_cost, |o| &mut o.bytes_ns);
-            if self.phase[i] == 0 {
+            let new_job = self.phase[i] == 0;
+            self.tell(|h| h.released(now, i, new_job, None));
+            if new_job {
                 // Release to finish: from the recorded time or the send,
                 // so that a cross-core latency and a backlog behind the
                 // task's own previous job count in the response.
@@ -664,41 +705,31 @@ impl Sim<'_> {
                 let a = self.f.action_base[g] as usize + self.next_action[i];
                 if a < self.f.action_base[g + 1] as usize {
                     let action = self.f.actions[a].1;
+                    let at = (self.job[i], self.phase[i], self.next_action[i]);
                     self.next_action[i] += 1;
                     self.refresh(i);
                     match action {
                         Action::Signal { target, job, phase, bytes } => {
+                            self.tell(|h| h.acted(now, i, at, action, false));
                             self.signal(now, (i, core), target, job, phase, bytes)
                         }
-                        Action::Take(obj) if !self.r.mutexes[obj as usize] => {
-                            if self.tokens[obj as usize] > 0 {
-                                self.tokens[obj as usize] -= 1;
-                            } else {
-                                self.stop(i, now);
-                                self.set_state(i, State::Blocked(obj), now);
-                                self.enqueue(i);
-                            }
-                        }
                         Action::Take(obj) => {
-                            let slot = &mut self.holder[obj as usize];
-                            match *slot {
-                                Some(h) if h as usize != i => {
-                                    self.stop(i, now);
-                                    self.set_state(i, State::Blocked(obj), now);
-                                    self.enqueue(i);
-                                    self.lend(i, obj);
-                                }
-                                _ => *slot = Some(i as u32),
-                            }
+                            let blocked = self.take(i, core, obj, now);
+                            self.tell(|h| h.acted(now, i, at, action, blocked));
                         }
-                        Action::Give(obj) => self.give(obj, i, now),
+                        Action::Give(obj) => {
+                            self.tell(|h| h.acted(now, i, at, action, false));
+                            self.give(obj, i, now)
+                        }
                     }
                     continue;
                 }
                 // End of the phase.
                 self.stop(i, now);
                 let gj = self.global_job(i);
-                if self.f.job_phase[gj] as usize + self.phase[i] + 1 < self.f.job_phase[gj + 1] as usize {
+                let job_done = self.f.job_phase[gj] as usize + self.phase[i] + 1 >= self.f.job_phase[gj + 1] as usize;
+                self.tell(|h| h.switched_out(now, core, i, Out::PhaseEnd { job_done }));
+                if !job_done {
                     self.phase[i] += 1;
                 } else {
                     if self.f.job_finished[gj] {
@@ -727,8 +758,50 @@ impl Sim<'_> {
         }
     }
 
+    /// Running task `i` takes `obj`; returns whether it blocked (a
+    /// semaphore with no token left, a mutex another task holds).
+    fn take(&mut self, i: usize, core: u16, obj: u32, now: u64) -> bool {
+        let o = obj as usize;
+        let free = if self.r.mutexes[o] {
+            match self.holder[o] {
+                Some(h) if h as usize != i => false,
+                _ => {
+                    self.holder[o] = Some(i as u32);
+                    true
+                }
+            }
+        } else if self.tokens[o] > 0 {
+            self.tokens[o] -= 1;
+            true
+        } else {
+            false
+        };
+        if free {
+            return false;
+        }
+        self.stop(i, now);
+        self.tell(|h| h.switched_out(now, core, i, Out::Blocked));
+        self.set_state(i, State::Blocked(obj), now);
+        self.enqueue(i);
+        if self.r.mutexes[o] {
+            self.lend(i, obj);
+        }
+        true
+    }
+
     fn signal(&mut self, now: u64, (from, core): (usize, u16), target: u32, job: u32, phase: u32, bytes: u32) {
         let t = target as usize;
+        let job = if job == NEXT_JOB {
+            let next = self.next_signalled[t];
+            if next as usize >= self.f.job_base[t + 1] as usize - self.f.job_base[t] as usize {
+                // Every job it has is released already: nothing to release.
+                return;
+            }
+            self.next_signalled[t] += 1;
+            next
+        } else {
+            job
+        };
         let id = self.f.job_phase[self.f.job_base[t] as usize + job as usize] as usize + phase as usize;
         if self.fired[id] != NOT_FIRED {
             // Already released by another signal: this one changes nothing.
@@ -826,6 +899,7 @@ impl Sim<'_> {
         }
         self.running[usize::from(core)] = Some(i);
         self.seg_start[i] = now;
+        self.tell(|h| h.switched_in(now, core, i));
     }
 
     fn finish(mut self) -> Outcome {

@@ -63,6 +63,7 @@ impl Sim<'_> {
             }
         }
         self.set_state(j, State::Ready, now);
+        self.tell(|h| h.released(now, j, false, None));
         self.dirty = true;
         self.out.deadlocks += 1;
         true
@@ -87,6 +88,7 @@ impl Sim<'_> {
                     self.holder[obj as usize] = Some(j as u32);
                 }
                 self.set_state(j, State::Ready, now);
+                self.tell(|h| h.released(now, j, false, Some(by)));
             }
             None if !mutex => self.tokens[obj as usize] += 1,
             None => {}

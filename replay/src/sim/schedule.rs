@@ -2,7 +2,7 @@
 //! within masks, time slicing at the tick, and where a preempted task goes
 //! (the kernel's rules, [`crate::Rules`]).
 
-use super::{Policy, Sim, State};
+use super::{Out, Policy, Sim, State};
 
 impl Sim<'_> {
     /// At a tick, with time slicing: each running task with a ready task of
@@ -26,6 +26,7 @@ impl Sim<'_> {
             });
             if rival {
                 self.stop(i, now);
+                self.tell(|h| h.switched_out(now, c, i, Out::Preempted));
                 self.enqueue(i);
                 self.dirty = true;
             }
@@ -40,6 +41,8 @@ impl Sim<'_> {
     pub(super) fn preempt(&mut self, i: usize, by: Option<usize>, now: u64) {
         let State::Running(c) = self.state[i] else { return };
         self.stop(i, now);
+        let why = if by.is_some_and(|b| self.r.tasks[b].isr) { Out::Interrupted } else { Out::Preempted };
+        self.tell(|h| h.switched_out(now, c, i, why));
         match by {
             // Still its core's task, not READY (a recording counts the
             // ISR's time to neither): only a task switched in after the
@@ -158,8 +161,9 @@ impl Sim<'_> {
             if let Some(i) = *pick
                 && self.state[i] != State::Running(c as u16)
             {
-                if let State::Running(_) = self.state[i] {
+                if let State::Running(from) = self.state[i] {
                     self.stop(i, now);
+                    self.tell(|h| h.switched_out(now, from, i, Out::Preempted));
                 }
                 self.start(i, c as u16, now);
             }
