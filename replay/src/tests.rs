@@ -576,3 +576,30 @@ mod replay {
         }
     }
 }
+
+/// Two tasks that notify each other, with no minimum execution time, could
+/// ping-pong at one instant without end: the generator bounds the jobs
+/// they may need by the run's length and refuses a run past its limit,
+/// naming the task, rather than exhausting the memory.
+#[test]
+fn a_run_that_would_release_too_many_jobs_is_refused() {
+    let text = |ms: u32| {
+        format!(
+            "name = \"t\"\nduration_ms = {ms}\n\
+             [[task]]\nname = \"A\"\npriority = 1\ntrigger = \"notify\"\nexec_us = [0, 1]\n\
+             actions = [{{ at = 0.5, notify = \"B\" }}]\n\
+             [[task]]\nname = \"B\"\npriority = 1\ntrigger = \"notify\"\nexec_us = [0, 1]\n\
+             actions = [{{ at = 0.5, every = 2, notify = \"A\" }}]\n\
+             [[task]]\nname = \"Go\"\npriority = 2\nperiod_us = 1000\nexec_us = [1, 1]\n\
+             actions = [{{ at = 1.0, notify = \"A\" }}]\n"
+        )
+    };
+    let err = generate(&workload(&text(6000))).unwrap_err().to_string();
+    assert!(err.contains("task `A`: the run could release it 6000002 times"), "{err}");
+    // A shorter run of the same cycle is generated: B answers every second
+    // notification, so the ping-pong dies out within each period.
+    let trace = generate(&workload(&text(20))).unwrap();
+    let (_, finished) = check(&trace);
+    assert_eq!(finished[2], 20);
+    assert!(finished[0] >= 20 && finished[1] >= finished[0] / 2, "{finished:?}");
+}

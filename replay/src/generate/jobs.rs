@@ -17,7 +17,11 @@ use corera_trace_ingest::{Action, Job, Phase, Release as JobRelease};
 
 use crate::extract::ReplayTask;
 use crate::sim::NEXT_JOB;
-use crate::workload::{Release, Resolved, Step};
+use crate::workload::{Release, Resolved, Step, WorkloadError};
+
+/// Most jobs a generated run may prepare (about 2 GB): a workload past it
+/// is refused rather than left to exhaust the memory.
+const MAX_JOBS: u64 = 10_000_000;
 
 /// The jobs of every task, and what each action of each job stands for.
 pub(super) struct Planned {
@@ -27,7 +31,13 @@ pub(super) struct Planned {
     pub(super) steps: Vec<Vec<Vec<Step>>>,
 }
 
-pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Planned {
+///
+/// # Errors
+/// [`WorkloadError::Invalid`] naming the task with the most jobs when the
+/// run would need more than [`MAX_JOBS`] (a period far below the run's
+/// length, or tasks that notify each other in a cycle with no minimum
+/// execution time).
+pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Result<Planned, WorkloadError> {
     let n = w.tasks.len();
     let mut rng = SplitMix64::new(seed);
     let mut releases: Vec<Vec<u64>> = vec![Vec::new(); n];
@@ -50,6 +60,17 @@ pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Planned {
         }
     }
     let counts = signalled_jobs(w, &releases, quantum, end);
+    if counts.iter().sum::<u64>() > MAX_JOBS {
+        let most = (0..n).max_by_key(|&i| (counts[i], std::cmp::Reverse(i))).expect("a task");
+        return Err(WorkloadError::Invalid {
+            task: w.tasks[most].name.clone(),
+            message: format!(
+                "the run could release it {} times, and all tasks more than {MAX_JOBS} jobs: shorten duration_ms, \
+                 lengthen period_us or give exec_us a positive minimum",
+                counts[most]
+            ),
+        });
+    }
     for i in 0..n {
         if !matches!(w.tasks[i].release, Release::Periodic { .. }) {
             execs[i] = (0..counts[i]).map(|_| draw_exec(&mut rng, i)).collect();
@@ -119,36 +140,68 @@ pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Planned {
         });
         steps.push(job_steps);
     }
-    Planned { tasks, steps }
+    Ok(Planned { tasks, steps })
 }
 
 /// How many jobs each task released by messages or notifications needs:
 /// the sends aimed at it by its senders' jobs (through chains of such
-/// tasks), no more than could start one after another before `end`.
+/// tasks), no more than could start one after another before `end`. A
+/// task in a cycle of such releases, or released from one, could be
+/// released without end: it gets that most.
 fn signalled_jobs(w: &Resolved, releases: &[Vec<u64>], quantum: u64, end: u64) -> Vec<u64> {
     let n = w.tasks.len();
     let cap: Vec<u64> = w.tasks.iter().map(|t| end / t.exec_ns[0].max(quantum) + 2).collect();
-    let mut count: Vec<u64> = releases.iter().map(|r| r.len() as u64).collect();
-    // Each pass adds one link of the longest chain; a cycle stops at the cap.
-    for _ in 0..=n {
-        let mut next: Vec<u64> =
-            (0..n).map(|i| if matches!(w.tasks[i].release, Release::Periodic { .. }) { count[i] } else { 0 }).collect();
-        for (s, t) in w.tasks.iter().enumerate() {
-            for step in &t.steps {
-                let times = count[s] / u64::from(step.every);
-                let mut add = |target: usize, share: u64| next[target] = next[target].saturating_add(share);
-                match step.step {
-                    Step::Send { queue, .. } => add(w.queue_receiver[queue], times),
-                    Step::Notify(target) => add(target, times),
-                    Step::SendTurn { group, .. } | Step::NotifyTurn(group) => {
-                        let members = &w.turns[group];
-                        for &m in members {
-                            let target =
-                                if matches!(step.step, Step::SendTurn { .. }) { w.queue_receiver[m] } else { m };
-                            add(target, times.div_ceil(members.len() as u64));
-                        }
+    // Who each task's steps release, and what share of its jobs each gets.
+    let targets = |t: usize| -> Vec<(usize, u64, u64)> {
+        let mut out = Vec::new();
+        for step in &w.tasks[t].steps {
+            let every = u64::from(step.every);
+            match step.step {
+                Step::Send { queue, .. } => out.push((w.queue_receiver[queue], every, 1)),
+                Step::Notify(target) => out.push((target, every, 1)),
+                Step::SendTurn { group, .. } | Step::NotifyTurn(group) => {
+                    let members = &w.turns[group];
+                    for &m in members {
+                        let target = if matches!(step.step, Step::SendTurn { .. }) { w.queue_receiver[m] } else { m };
+                        out.push((target, every, members.len() as u64));
                     }
-                    Step::Lock(_) | Step::Unlock(_) => {}
+                }
+                Step::Lock(_) | Step::Unlock(_) => {}
+            }
+        }
+        out
+    };
+    let edges: Vec<Vec<(usize, u64, u64)>> = (0..n).map(targets).collect();
+    // Tasks reachable from a cycle.
+    let reach = |from: usize| -> Vec<bool> {
+        let mut seen = vec![false; n];
+        let mut stack: Vec<usize> = edges[from].iter().map(|e| e.0).collect();
+        while let Some(t) = stack.pop() {
+            if !std::mem::replace(&mut seen[t], true) {
+                stack.extend(edges[t].iter().map(|e| e.0));
+            }
+        }
+        seen
+    };
+    let mut unbounded = vec![false; n];
+    for t in 0..n {
+        let r = reach(t);
+        if r[t] {
+            for (u, &hit) in r.iter().enumerate() {
+                unbounded[u] |= hit;
+            }
+        }
+    }
+    let mut count: Vec<u64> = (0..n).map(|i| if unbounded[i] { cap[i] } else { releases[i].len() as u64 }).collect();
+    // The rest form chains: each pass settles one more link.
+    for _ in 0..=n {
+        let mut next: Vec<u64> = (0..n)
+            .map(|i| if unbounded[i] || matches!(w.tasks[i].release, Release::Periodic { .. }) { count[i] } else { 0 })
+            .collect();
+        for (s, out) in edges.iter().enumerate() {
+            for &(t, every, share) in out {
+                if !unbounded[t] {
+                    next[t] = next[t].saturating_add((count[s] / every).div_ceil(share));
                 }
             }
         }

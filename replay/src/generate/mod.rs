@@ -33,12 +33,13 @@ mod record;
 /// task is last, with handle 0. Queues and mutexes become objects.
 ///
 /// # Errors
-/// [`WorkloadError::Invalid`] when the workload is inconsistent.
+/// [`WorkloadError::Invalid`] when the workload is inconsistent, or would
+/// release more jobs than a run holds.
 pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
     let w = workload.resolve()?;
     let (clock, quantum) = if workload.clock == "ns" { (Clock::Ns, 1) } else { (Clock::Us, 1000) };
     let end = workload.duration_ms * 1_000_000;
-    let planned = jobs::plan(&w, workload.seed, quantum, end);
+    let planned = jobs::plan(&w, workload.seed, quantum, end)?;
     let recorded = Recorded { os: Some(Os::CoreraGen), tick: None, isr_nesting: Some(false) };
     let replay = Replay {
         index_of: (0..w.tasks.len() as u32).chain([u32::MAX]).collect(),
