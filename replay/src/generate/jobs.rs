@@ -83,36 +83,7 @@ pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Result<Pl
         let mut jobs = Vec::with_capacity(execs[i].len());
         let mut job_steps = Vec::with_capacity(execs[i].len());
         for (k, &exec) in execs[i].iter().enumerate() {
-            let mut actions = Vec::new();
-            let mut done = Vec::new();
-            for s in t.steps.iter().filter(|s| k as u64 % u64::from(s.every) == u64::from(s.every) - 1) {
-                let mut next = |group: usize| {
-                    let members = &w.turns[group];
-                    let member = members[turn[group] % members.len()];
-                    turn[group] += 1;
-                    member
-                };
-                let step = match s.step {
-                    Step::SendTurn { group, bytes } => Step::Send { queue: next(group), bytes },
-                    Step::NotifyTurn(group) => Step::Notify(next(group)),
-                    step => step,
-                };
-                let signal = |target: usize, bytes: Option<u32>| Action::Signal {
-                    target: target as u32,
-                    job: NEXT_JOB,
-                    phase: 0,
-                    bytes: bytes.unwrap_or(0),
-                };
-                let action = match step {
-                    Step::Send { queue, bytes } => signal(w.queue_receiver[queue], bytes),
-                    Step::Notify(target) => signal(target, None),
-                    Step::Lock(m) => Action::Take((w.queues.len() + m) as u32),
-                    Step::Unlock(m) => Action::Give((w.queues.len() + m) as u32),
-                    Step::SendTurn { .. } | Step::NotifyTurn(_) => unreachable!("resolved above"),
-                };
-                actions.push((((s.at * exec as f64) as u64 / quantum * quantum).min(exec), action));
-                done.push(step);
-            }
+            let (actions, done) = actions_of(w, i, k as u64, exec, quantum, &mut turn);
             let (release_ns, release) = match releases[i].get(k) {
                 Some(&at) => (at, JobRelease::Timer(at)),
                 None => (0, JobRelease::Signal { by: 0 }),
@@ -141,6 +112,50 @@ pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Result<Pl
         steps.push(job_steps);
     }
     Ok(Planned { tasks, steps })
+}
+
+/// What job `k` of task `i`, executing `exec`, does: its actions at their
+/// offsets and the step behind each (a round-robin target resolved to the
+/// group's next member, `turn` counting per group).
+fn actions_of(
+    w: &Resolved,
+    i: usize,
+    k: u64,
+    exec: u64,
+    quantum: u64,
+    turn: &mut [usize],
+) -> (Vec<(u64, Action)>, Vec<Step>) {
+    let mut actions = Vec::new();
+    let mut done = Vec::new();
+    for s in w.tasks[i].steps.iter().filter(|s| k % u64::from(s.every) == u64::from(s.every) - 1) {
+        let mut next = |group: usize| {
+            let members = &w.turns[group];
+            let member = members[turn[group] % members.len()];
+            turn[group] += 1;
+            member
+        };
+        let step = match s.step {
+            Step::SendTurn { group, bytes } => Step::Send { queue: next(group), bytes },
+            Step::NotifyTurn(group) => Step::Notify(next(group)),
+            step => step,
+        };
+        let signal = |target: usize, bytes: Option<u32>| Action::Signal {
+            target: target as u32,
+            job: NEXT_JOB,
+            phase: 0,
+            bytes: bytes.unwrap_or(0),
+        };
+        let action = match step {
+            Step::Send { queue, bytes } => signal(w.queue_receiver[queue], bytes),
+            Step::Notify(target) => signal(target, None),
+            Step::Lock(m) => Action::Take((w.queues.len() + m) as u32),
+            Step::Unlock(m) => Action::Give((w.queues.len() + m) as u32),
+            Step::SendTurn { .. } | Step::NotifyTurn(_) => unreachable!("resolved above"),
+        };
+        actions.push((((s.at * exec as f64) as u64 / quantum * quantum).min(exec), action));
+        done.push(step);
+    }
+    (actions, done)
 }
 
 /// How many jobs each task released by messages or notifications needs:
