@@ -305,8 +305,9 @@ fn check(args: &CheckArgs, quiet: bool) -> anyhow::Result<()> {
     let limits = |list: &[corera_placement::Deadline]| -> Vec<corera_emit::TaskLimit> {
         list.iter().map(|d| (d.task.clone(), (d.ms * 1e6).round() as u64)).collect()
     };
-    // The constraints file's requirements, then the command line's.
-    let given = pipeline::constraints(&args.place)?;
+    // The constraints file's requirements, the command line's and the
+    // model's deadlines, then `check`'s own limits.
+    let given = &p.constraints;
     let req = corera_emit::Requirements {
         deadlines: limits(&given.deadline),
         max_ready: limits(&[given.max_ready.as_slice(), args.max_ready.as_slice()].concat()),

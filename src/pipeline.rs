@@ -143,6 +143,9 @@ pub(crate) struct Prepared {
     /// The cause-effect chains the user or the model names (empty: the
     /// replay's own are discovered).
     pub(crate) chains: Vec<(Chain, ChainOrigin)>,
+    /// The constraints file's and the command line's constraints, with
+    /// the model's deadlines added.
+    pub(crate) constraints: Constraints,
 }
 
 impl Prepared {
@@ -572,7 +575,19 @@ pub(crate) fn prepare(input: &InputArgs, place: &PlaceArgs, quiet: bool) -> anyh
     if let Some(model) = &parsed.model {
         chains.extend(model.chains.iter().map(|c| (Chain::from(c), ChainOrigin::Model)));
     }
-    Ok(Prepared { name, parsed, schedule, graph, platform, problem, warnings, objective, deadlines, chains })
+    Ok(Prepared {
+        name,
+        parsed,
+        schedule,
+        graph,
+        platform,
+        problem,
+        warnings,
+        objective,
+        deadlines,
+        chains,
+        constraints,
+    })
 }
 
 /// A trace read, its priorities resolved, its task graph built.

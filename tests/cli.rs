@@ -1629,3 +1629,22 @@ fn check_judges_a_recording_under_the_firmwares_placement() {
         .code(2)
         .stderr(predicate::str::contains("no task `Nope`"));
 }
+
+/// A model's own deadlines (its `ProcessRequirement`s) are requirements of
+/// `check` as the constraints file's are: one verdict per task.
+#[test]
+fn check_judges_a_models_own_deadlines() {
+    let model = corera_testdata::shared_or_skip!("amalthea/modeling_example_periodic_9.amxmi");
+    let dir = tempfile::tempdir().unwrap();
+    let placement = dir.path().join("place.json");
+    let out = corera().args(["place", "-q", "--json"]).arg(&model).output().unwrap();
+    assert!(out.status.success());
+    std::fs::write(&placement, &out.stdout).unwrap();
+    let out = corera().args(["check", "-q", "--json"]).arg(&model).arg("--placement").arg(&placement).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = v.to_string();
+    for task in ["Task_1", "Task_4", "Task_7"] {
+        assert!(text.contains(&format!("{task} within its deadline")), "no deadline verdict for {task}: {text}");
+    }
+}
