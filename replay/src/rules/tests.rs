@@ -358,3 +358,41 @@ fn what_a_job_cut_off_by_the_end_waited_counts_in_neither_figure() {
     let o = single(&r);
     assert_eq!(o.tasks[0].ready_ns, lo.comparable_ready_ns());
 }
+
+/// An interrupt routed to core 1 (its mask allows only core 1) is taken on
+/// core 1 under masks, wherever the placement's home list puts it: a
+/// per-core tick does not move to core 0 because `simulate --policy smp`
+/// starts every home on core 0.
+#[test]
+fn an_isr_runs_on_a_core_its_mask_allows() {
+    let trace = log("corera-log 1 clock=us\ntask 1 isr 1 Tick1\ntask 2 task 1 T\n\
+         0 1 rdy 2\n0 1 in 2\n100 1 ienter 1\n110 1 iexit 1\n300 1 out 2 done\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let platform = Platform::identical(2);
+    let masks = [corera_placement::CoreSet::one(1), corera_placement::CoreSet::all(2)];
+    let o = simulate(
+        &r,
+        &Setup {
+            policy: Policy::Masks,
+            platform: &platform,
+            core_of: Some(&[0, 0]),
+            masks: Some(&masks),
+            timeline: true,
+        },
+    );
+    let isr = o.timeline.iter().find(|s| s.task == 0).expect("the ISR ran");
+    assert_eq!(isr.core, 1);
+    // A home its mask allows is kept.
+    let masks = [corera_placement::CoreSet::all(2), corera_placement::CoreSet::all(2)];
+    let o = simulate(
+        &r,
+        &Setup {
+            policy: Policy::Masks,
+            platform: &platform,
+            core_of: Some(&[0, 1]),
+            masks: Some(&masks),
+            timeline: true,
+        },
+    );
+    assert_eq!(o.timeline.iter().find(|s| s.task == 0).unwrap().core, 0);
+}

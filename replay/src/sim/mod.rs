@@ -239,7 +239,16 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         .map(|i| match setup.policy {
             Policy::Single => Some(0),
             Policy::Amp => Some(placed(i)),
-            Policy::Masks if replay.tasks[i].isr => Some(placed(i)),
+            // An ISR does not float: it runs where it is placed, when its
+            // mask allows that core, else on the first core its mask
+            // allows (an interrupt routed to core 1 is not taken on 0).
+            Policy::Masks if replay.tasks[i].isr => {
+                let allowed: Option<CoreSet> = setup.masks.map(|m| m[i].iter().filter(|&c| c <= last).collect());
+                match allowed.and_then(|a| a.first().filter(|_| !a.contains(placed(i)))) {
+                    Some(first) => Some(first),
+                    None => Some(placed(i)),
+                }
+            }
             Policy::Masks => mask[i].as_ref().and_then(CoreSet::single),
             // ISRs stay where interrupts are routed: core 0.
             _ => replay.tasks[i].isr.then_some(0),
