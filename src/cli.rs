@@ -486,6 +486,16 @@ pub(crate) struct SimulateArgs {
     /// Compass).
     #[arg(long, value_name = "FILE")]
     pub(crate) btf: Option<PathBuf>,
+    /// Write an HTML page with the timeline of the recording as recorded
+    /// above this replay, on one time axis (the report's timeline): every
+    /// segment as it ran, READY, interrupts, migrations and cross-core
+    /// signals. It opens on `--window`, or where the two differ most.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) timeline: Option<PathBuf>,
+    /// The window the timeline opens on, in ms from the start of the
+    /// trace (`--window 120..135.5`); every segment in it is drawn.
+    #[arg(long, value_name = "FROM..TO", value_parser = parse_window, requires = "timeline")]
+    pub(crate) window: Option<[u64; 2]>,
     /// Replay at each value of one cost, from FROM to TO by STEP, and print
     /// the objective of the policy and of global SMP at each: where one
     /// overtakes the other (`--sweep migration_ns=0:20000:2000`; the keys
@@ -498,8 +508,26 @@ pub(crate) struct SimulateArgs {
     /// modelled overheads (the recording has them) unless `--platform`
     /// gives some, and print per task the replay against the recording:
     /// the fidelity check of the replay model.
-    #[arg(long, conflicts_with_all = ["placement", "sweep", "policy", "perfetto", "btf"])]
+    #[arg(long, conflicts_with_all = ["placement", "sweep", "policy", "perfetto", "btf", "timeline"])]
     pub(crate) as_recorded: bool,
+}
+
+/// `FROM..TO` in ms (an `ms` after each is allowed) to ns.
+fn parse_window(s: &str) -> Result<[u64; 2], String> {
+    let bad = || format!("`{s}`: expected FROM..TO in ms from the start of the trace, e.g. 120..135.5");
+    let (from, to) = s.split_once("..").ok_or_else(bad)?;
+    let ns = |x: &str| -> Result<u64, String> {
+        let x = x.trim().trim_end_matches("ms").trim();
+        match x.parse::<f64>() {
+            Ok(v) if v >= 0.0 && v.is_finite() && v < 1e12 => Ok((v * 1e6).round() as u64),
+            _ => Err(bad()),
+        }
+    };
+    let (from, to) = (ns(from)?, ns(to)?);
+    if to <= from {
+        return Err(format!("`{s}`: the window ends before it starts"));
+    }
+    Ok([from, to])
 }
 
 /// A cost swept by `simulate --sweep`.

@@ -466,8 +466,11 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     if let Some(sweep) = &args.sweep {
         return sweep_costs(args, &p, &workload, policy, &core_of, masks.as_deref(), sweep);
     }
-    let timeline = args.perfetto.is_some() || args.btf.is_some();
+    let timeline = args.perfetto.is_some() || args.btf.is_some() || args.timeline.is_some();
     let o = p.run(&workload, &p.platform, policy, &core_of, masks.as_deref(), timeline);
+    if let Some(path) = &args.timeline {
+        pipeline::write(path, &timeline_page(&p, &workload, &o, args.window)?)?;
+    }
     if let Some(path) = &args.perfetto {
         pipeline::write(path, &corera_emit::perfetto(&workload, &o))?;
     }
@@ -565,6 +568,50 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     let chains = corera_emit::records::ChainRecord::of(&workload);
     text.push_str(&corera_emit::chains_text(&chains, &[(policy.label(), o.chains.as_slice())]));
     stdout(text.as_bytes())
+}
+
+/// The page `simulate --timeline` writes: the recording above replay `o`,
+/// opening on `window` or where the two differ most.
+fn timeline_page(
+    p: &pipeline::Prepared,
+    workload: &corera_replay::Replay,
+    o: &corera_replay::Outcome,
+    window: Option<[u64; 2]>,
+) -> anyhow::Result<Vec<u8>> {
+    use corera_emit::timeline::{MAX_WINDOW_SEGMENTS, Pick, Run, TimelineRecord};
+    let recorded_chains = workload.recorded_chains();
+    let label = if p.parsed.model.is_some() { "the model's synthesised run" } else { "as recorded" };
+    let runs = [
+        Run::recorded(label, &p.schedule, workload, recorded_chains.iter().collect()),
+        Run::replayed(&format!("{} on {} core(s)", o.policy.label(), o.cores), o),
+    ];
+    let pick = match window {
+        Some(w) => {
+            let end = runs.iter().map(Run::end_ns).max().unwrap_or(0);
+            if w[0] >= end {
+                return Err(usage(format!(
+                    "--window starts at {:.3} ms; the run ends at {:.3} ms",
+                    w[0] as f64 / 1e6,
+                    end as f64 / 1e6
+                )));
+            }
+            let held: usize = runs.iter().map(|r| r.count_in(w)).sum();
+            if held > MAX_WINDOW_SEGMENTS {
+                return Err(usage(format!(
+                    "--window holds {held} segments of the two runs; at most {MAX_WINDOW_SEGMENTS} are drawn: pick a narrower one"
+                )));
+            }
+            Pick::Given(w)
+        }
+        None => Pick::Differ { a: 0, b: 1, chain: p.objective == corera_placement::Objective::Chains },
+    };
+    let isrs = workload.tasks.iter().enumerate().filter(|(_, t)| t.isr).map(|(i, _)| i as u32).collect();
+    let chains: Vec<(String, Vec<u32>)> = workload.chains.iter().map(|c| (c.name.clone(), c.tasks.clone())).collect();
+    let record = TimelineRecord::new(&runs, isrs, &chains, pick);
+    let names: Vec<String> = workload.tasks.iter().map(|t| t.name.clone()).collect();
+    let title = format!("corera timeline: {}", p.name);
+    let meta = format!("{} replayed under {} on {} core(s), below the recording", p.name, o.policy.name(), o.cores);
+    Ok(corera_emit::timeline_page(&title, &meta, &names, &record))
 }
 
 /// `simulate --as-recorded`: the recording's own placement replayed, per

@@ -355,6 +355,7 @@ impl Analyzed {
             chains: corera_emit::records::ChainRecord::of(&self.workload),
             rules: Some(&self.workload.rules),
             fidelity: Some(self.fidelity.clone()),
+            recording: Some((&p.schedule, &self.workload)),
             model: p
                 .parsed
                 .model

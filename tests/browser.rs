@@ -62,17 +62,18 @@ fn report_renders_in_a_headless_browser_without_script_errors() {
     assert!(!stderr.contains("Uncaught"), "script error: {stderr}");
     let body = text.split("<body").nth(1).and_then(|b| b.split('>').next()).expect("a body element");
     assert!(body.contains("data-js-errors=\"0\""), "{body}");
-    // Five Gantt charts (single core, global SMP, traffic-optimal AMP, best
-    // strict, the recommended masks), 24 graph nodes, a heat map, the
-    // front of replayed candidates and a box per task and set-up.
-    assert!(body.contains("gantt:5,graph:24,heatmap:"), "{body}");
+    // Six timeline rows (the recording, then single core, global SMP,
+    // traffic-optimal AMP, best strict, the recommended masks), 24 graph
+    // nodes, a heat map, the front of replayed candidates and a box per
+    // task and set-up.
+    assert!(body.contains("gantt:6,graph:24,heatmap:"), "{body}");
     let count = |what: &str| -> usize {
         let at = body.find(&format!("{what}:")).unwrap_or_else(|| panic!("no {what} in {body}"));
         body[at + what.len() + 1..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
     };
     assert!(count("front") >= 100, "{body}");
     assert_eq!(count("distributions"), 5 * 24, "{body}");
-    assert_eq!(text.matches("<canvas").count(), 5);
+    assert_eq!(text.matches("<canvas").count(), 6);
     let sections = ["recommendation", "front", "headline", "distributions", "loads", "graph", "heatmap", "timelines"];
     for id in sections.into_iter().chain(["placement", "search", "trace"]) {
         assert!(text.contains(&format!("<section id=\"{id}\"")), "section {id}");
@@ -81,6 +82,48 @@ fn report_renders_in_a_headless_browser_without_script_errors() {
     let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report.png");
     let shot = headless(&browser, &dir.path().join("profile-shot"))
         .arg("--window-size=1200,3000")
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(shot.status.success(), "{}", String::from_utf8_lossy(&shot.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.len() > 10_000 && bytes.starts_with(b"\x89PNG"), "{} bytes", bytes.len());
+}
+
+/// `simulate --timeline`'s page renders without a script error, and its
+/// screenshot is the one on the book's report page (rewritten with
+/// `CORERA_BLESS=1`; otherwise kept in `target/tmp/timeline.png`).
+#[test]
+fn the_timeline_page_renders_in_a_headless_browser() {
+    let Some(browser) = chromium() else {
+        assert!(std::env::var_os("CORERA_REQUIRE_BROWSER").is_none(), "CORERA_REQUIRE_BROWSER is set but no chromium");
+        eprintln!("skipped: no chromium (install Debian's chromium, or set CORERA_CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("timeline.html");
+    corera()
+        .args(["simulate", "samples/printer/printer.log", "-q", "--policy", "smp", "--cores", "2", "--timeline"])
+        .arg(&page)
+        .assert()
+        .success();
+    let url = format!("file://{}", page.display());
+    let dom = headless(&browser, &dir.path().join("profile-dom")).arg("--dump-dom").arg(&url).output().unwrap();
+    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
+    let text = String::from_utf8_lossy(&dom.stdout);
+    let body = text.split("<body").nth(1).and_then(|b| b.split('>').next()).expect("a body element");
+    assert!(body.contains("data-js-errors=\"0\"") && body.contains("gantt:2"), "{body}");
+    // A legend entry per task drawn: the printer's 24.
+    assert_eq!(text.matches("class=\"gantt-key\"").count(), 24);
+    let png = if std::env::var_os("CORERA_BLESS").is_some() {
+        crate::repo("book/src/guide/timeline.png")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("timeline.png")
+    };
+    let shot = headless(&browser, &dir.path().join("profile-shot"))
+        .arg("--window-size=1100,620")
+        .arg("--hide-scrollbars")
         .arg(format!("--screenshot={}", png.display()))
         .arg(&url)
         .output()

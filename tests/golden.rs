@@ -44,15 +44,29 @@ fn printer_sample_outputs_match_the_golden_files() {
     check("analysis.json", &without_lanes(&std::fs::read_to_string(dir.path().join("analysis.json")).unwrap()));
 }
 
-/// The analysis with each replay's timeline lanes (thousands of segments,
-/// checked by [`emit_from_a_saved_analysis_is_byte_identical`]) replaced by
-/// their segment counts.
+/// The analysis with each replay's timeline lanes and the timeline's rows
+/// (thousands of segments, checked by
+/// [`emit_from_a_saved_analysis_is_byte_identical`]) replaced by their
+/// counts.
 fn without_lanes(text: &str) -> String {
     let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let count = |x: &serde_json::Value, per: usize| x.as_array().unwrap().len() / per;
     for policy in v["replay"]["policies"].as_array_mut().unwrap() {
-        let counts: Vec<usize> =
-            policy["lanes"].as_array().unwrap().iter().map(|l| l.as_array().unwrap().len() / 3).collect();
+        let counts: Vec<usize> = policy["lanes"].as_array().unwrap().iter().map(|l| count(l, 3)).collect();
         policy["lanes"] = serde_json::json!(counts);
+    }
+    for row in v["replay"]["timeline"]["rows"].as_array_mut().unwrap() {
+        let lanes: Vec<usize> = row["lanes"].as_array().unwrap().iter().map(|l| count(l, 3)).collect();
+        let load: Vec<u64> = row["overview"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).sum())
+            .collect();
+        *row = serde_json::json!({
+            "label": row["label"], "recorded": row["recorded"], "lanes": lanes, "overview_load_sum": load,
+            "ready": count(&row["ready"], 4), "signals": count(&row["signals"], 6), "migrations": count(&row["migrations"], 3),
+        });
     }
     String::from_utf8(corera_emit::to_json(&v)).unwrap()
 }

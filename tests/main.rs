@@ -16,6 +16,8 @@
 //! - `provenance`: only the project's own files are in the repository.
 //! - `search`: the timing search against naive baselines, brute force,
 //!   a published mapping, and its own certificates.
+//! - `timeline`: the timeline opens where the set-ups differ, or on the
+//!   window asked for.
 //! - `timing`: the timing search's budget, determinism and guarantees.
 //!
 //! See `tests/README.md` for how to add a case and how to update golden
@@ -33,6 +35,7 @@ mod properties;
 mod provenance;
 mod search;
 mod support;
+mod timeline;
 mod timing;
 
 use std::path::{Path, PathBuf};

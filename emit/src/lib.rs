@@ -40,7 +40,7 @@ mod html;
 mod json;
 pub mod records;
 mod summary;
-mod timeline;
+pub mod timeline;
 mod write;
 
 pub use amalthea::AmaltheaMapping;
@@ -48,14 +48,14 @@ pub use autosar::{AutosarEcuc, OsekOil, short_names};
 pub use check::{CheckRecord, Requirements, TaskLimit, Verdict, check, check_text, junit};
 pub use diff::{DiffRecord, DiffRow, diff, diff_text};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
-pub use html::HtmlReport;
+pub use html::{HtmlReport, timeline_page};
 pub use json::{Json, to_json};
 pub use records::{Analysis, MAX_SEGMENTS_PER_LANE, Results, SCHEMA_VERSION, read_analysis, read_placement};
 pub use summary::{
     CoreLine, chains_text, core_lines, deadlock_note, fidelity_caution, fidelity_line, fidelity_table, summary,
     sweep_table,
 };
-pub use timeline::{btf, perfetto};
+pub use timeline::{TimelineRecord, btf, perfetto};
 pub use write::write_atomic;
 
 /// corera's version, printed in every output.

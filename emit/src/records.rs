@@ -26,11 +26,12 @@ use corera_replay::{ChainOrigin, ChainResult, Outcome, Policy, Replay, Rules};
 use corera_search::Solution;
 use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
 use corera_trace_ingest::amalthea::ModelInfo;
-use corera_trace_ingest::{Fingerprint, TaskKind, TraceSummary, Warning};
+use corera_trace_ingest::{Fingerprint, Schedule, TaskKind, TraceSummary, Warning};
 use corera_tune::{BreakEven, Certificate, Proof, Score, TimingSolution};
 use serde::{Deserialize, Serialize};
 
 use crate::VERSION;
+use crate::timeline::{Pick, Run, TimelineRecord};
 
 /// Version of every record's schema. 3: every record is typed and carries
 /// `schema_version`; `placement` entries gained `kind`, `restricted` and
@@ -302,6 +303,10 @@ pub struct ReplayRecord {
     /// How well the replay reproduces the recording.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fidelity: Option<Fidelity>,
+    /// The report's timeline: the recording and each policy's run on one
+    /// time axis, opening where they differ most.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<TimelineRecord>,
 }
 
 impl ReplayRecord {
@@ -335,7 +340,15 @@ impl ReplayRecord {
                 }
             })
             .collect();
-        ReplayRecord { costs, tasks: tasks.to_vec(), chains: chains.to_vec(), rules, policies, fidelity }
+        ReplayRecord {
+            costs,
+            tasks: tasks.to_vec(),
+            chains: chains.to_vec(),
+            rules,
+            policies,
+            fidelity,
+            timeline: None,
+        }
     }
 
     /// The single-core run, if there is one.
@@ -393,6 +406,35 @@ fn downsample(lane: &[[u64; 3]], max: usize) -> Vec<[u64; 3]> {
     out
 }
 
+/// The report's timeline of `r`: the recording above the replays (single
+/// core first, the recommendation last), opening where the recommendation
+/// and its rival differ most: global SMP, or the single core when global
+/// SMP waits as long as the recommendation.
+fn timeline(r: &Results<'_>) -> Option<TimelineRecord> {
+    let (schedule, workload) = r.recording?;
+    if r.replay.is_empty() || r.replay.iter().all(|(_, o)| o.timeline.is_empty()) {
+        return None;
+    }
+    let label = if r.model.is_some() { "the model's synthesised run" } else { "as recorded" };
+    let recorded = r.chains.iter().map(|c| &c.recorded).collect();
+    let runs: Vec<Run<'_>> = std::iter::once(Run::recorded(label, schedule, workload, recorded))
+        .chain(r.replay.iter().map(|(label, o)| Run::replayed(label, o)))
+        .collect();
+    let last = runs.len() - 1;
+    let smp = r.replay.iter().position(|(label, _)| label == "global SMP").map(|i| i + 1);
+    let single = r.replay.iter().position(|(_, o)| o.policy == Policy::Single).map(|i| i + 1);
+    let waits = |i: usize| r.replay[i - 1].1.ready_ns;
+    let rival = match (smp, single) {
+        (Some(s), _) if s != last && waits(s) != waits(last) => s,
+        (_, Some(s)) if s != last => s,
+        _ => 0,
+    };
+    let isrs = workload.tasks.iter().enumerate().filter(|(_, t)| t.isr).map(|(i, _)| i as u32).collect();
+    let chains: Vec<(String, Vec<u32>)> = workload.chains.iter().map(|c| (c.name.clone(), c.tasks.clone())).collect();
+    let pick = Pick::Differ { a: rival, b: last, chain: r.objective == Objective::Chains };
+    Some(TimelineRecord::new(&runs, isrs, &chains, pick))
+}
+
 /// What the pipeline produced for one trace: the parts an [`Analysis`] is
 /// built from.
 #[derive(Clone, Debug)]
@@ -434,6 +476,9 @@ pub struct Results<'a> {
     pub rules: Option<&'a Rules>,
     /// How well the replay reproduces the recording.
     pub fidelity: Option<Fidelity>,
+    /// The recorded schedule and the workload the replays ran (with the
+    /// replays' timelines): what the report's timeline draws.
+    pub recording: Option<(&'a Schedule, &'a Replay)>,
     /// For a model input: the model, and its own mapping (each placed
     /// task's core) with its cost, when it maps every task.
     pub model: Option<(&'a ModelInfo, Option<ModelMappingResult<'a>>)>,
@@ -561,12 +606,15 @@ impl Analysis {
             timing: r.timing.map(TimingRecord::of),
             traffic: r.problem.edges.iter().map(|&(a, b, w)| TrafficEdge(a, b, w)).collect(),
             cost: r.cost.clone(),
-            replay: ReplayRecord::of(
-                (r.platform.costs.clone(), r.rules.cloned(), r.fidelity.clone()),
-                r.replay_tasks,
-                &r.chains,
-                r.replay,
-            ),
+            replay: ReplayRecord {
+                timeline: timeline(r),
+                ..ReplayRecord::of(
+                    (r.platform.costs.clone(), r.rules.cloned(), r.fidelity.clone()),
+                    r.replay_tasks,
+                    &r.chains,
+                    r.replay,
+                )
+            },
             warnings: r.warnings.to_vec(),
             model: r.model.map(|(info, mapping)| ModelRecord {
                 info: info.clone(),

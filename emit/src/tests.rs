@@ -29,6 +29,7 @@ fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
     let cost = Cost::of(&problem, &platform, &solution.placement);
     let report = Analysis::new(&Results {
         fidelity: None,
+        recording: None,
         input: Input::new("demo.log", parsed.format, parsed.source),
         trace: &summary,
         graph: &graph,

@@ -4,16 +4,15 @@
 //! Static parts (tables, load bars, task graph, traffic heat map) are SVG
 //! and HTML written here; the Gantt timelines are drawn by a small script
 //! on canvases from data embedded in the page, with wheel zoom and drag
-//! pan. Timelines of large traces are downsampled: at most
-//! [`MAX_SEGMENTS_PER_LANE`] segments per core, neighbours merged.
+//! pan (`html/timeline.rs`, from the analysis's
+//! [`TimelineRecord`](crate::timeline::TimelineRecord)).
 
 use std::fmt::Write as _;
 
 use corera_replay::Policy;
 use corera_trace_ingest::TaskKind;
-use serde_json::json;
 
-use crate::records::{Analysis, MAX_SEGMENTS_PER_LANE};
+use crate::records::Analysis;
 use crate::{Emitter, VERSION};
 
 /// The `report.html` emitter.
@@ -23,6 +22,10 @@ pub struct HtmlReport;
 const PALETTE: [&str; 8] = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"];
 
 use crate::escape_markup as esc;
+
+mod timeline;
+
+pub use timeline::page as timeline_page;
 
 fn ms(ns: f64) -> String {
     format!("{:.3}", ns / 1e6)
@@ -63,12 +66,12 @@ impl Emitter for HtmlReport {
         loads(&mut s, r);
         graph_svg(&mut s, r);
         heat_map(&mut s, r);
-        timelines(&mut s, r);
+        timeline::section(&mut s, &r.replay.tasks, r.replay.timeline.as_ref());
         placement_table(&mut s, r);
         model(&mut s, r);
         search(&mut s, r);
         trace_summary(&mut s, r);
-        let _ = write!(s, "<script>{JS}</script>\n</body>\n</html>\n");
+        let _ = write!(s, "<script>{JS_COMMON}{}{JS_REPORT}</script>\n</body>\n</html>\n", timeline::JS);
         s.into_bytes()
     }
 }
@@ -552,33 +555,6 @@ fn heat_map(s: &mut String, r: &Analysis) {
     let _ = writeln!(s, "</svg></section>");
 }
 
-/// The Gantt data: per policy, lanes (cores) of `[start_ns, end_ns, task]`,
-/// downsampled as the analysis keeps them.
-fn timelines(s: &mut String, r: &Analysis) {
-    let mut policies = Vec::new();
-    let mut merged_any = false;
-    for run in &r.replay.policies {
-        merged_any |= run.lanes_merged;
-        let lanes: Vec<Vec<&[u64]>> = run.lanes.iter().map(|l| l.chunks(3).collect()).collect();
-        policies.push(json!({ "name": run.label, "makespan": run.outcome.makespan_ns, "lanes": lanes }));
-    }
-    let data = json!({ "tasks": r.replay.tasks, "policies": policies });
-    let _ = writeln!(
-        s,
-        "<section id=\"timelines\"><h2>Timelines</h2><p class=\"note\">Who ran where, when. Wheel to zoom, drag to \
-         pan, double-click for the whole run; the view opens on the first 20 ms.{}</p><div id=\"gantt\"></div>\
-         <script type=\"application/json\" id=\"timeline-data\">{}</script></section>",
-        if merged_any {
-            format!(
-                " Long runs are downsampled to {MAX_SEGMENTS_PER_LANE} segments per core (neighbours merged, the longer task named)."
-            )
-        } else {
-            String::new()
-        },
-        data.to_string().replace("</", "<\\/")
-    );
-}
-
 fn placement_table(s: &mut String, r: &Analysis) {
     let runnables = r.graph.tasks.iter().any(|t| !t.runnables.is_empty());
     let _ = writeln!(
@@ -669,7 +645,7 @@ fn trace_summary(s: &mut String, r: &Analysis) {
     let _ = writeln!(s, "</table></section>");
 }
 
-const CSS: &str = r##"
+pub(crate) const CSS: &str = r##"
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
 h3 { font-size: 1em; margin: 1em 0 .3em; }
@@ -678,92 +654,31 @@ th:first-child, td:first-child { text-align: left; } .good { color: #1a7f37; fon
 .meta, .note { color: #555; } .big { font-size: 1.2em; } svg text { font-size: 12px; fill: #222; } svg text.small { font-size: 10px; }
 .edge { stroke: #bbb; } .edge.cross { stroke: #d00; } .node circle { stroke: #333; }
 .dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .4em; }
-.gantt-wrap { margin: .8em 0; } .gantt-wrap canvas { border: 1px solid #ccc; cursor: grab; width: 100%; }
+.gantt-wrap { margin: .6em 0; break-inside: avoid; } .gantt-wrap h3 { margin: .4em 0 .2em; }
+.gantt-wrap canvas { border: 1px solid #ccc; cursor: grab; width: 100%; display: block; }
+.gantt-controls button { margin-right: .4em; }
+.gantt-legend { margin: .4em 0; font-size: 12px; } .gantt-key { display: inline-block; margin: 0 .8em .2em 0; cursor: pointer; }
+.gantt-key i { display: inline-block; width: .9em; height: .9em; margin-right: .3em; vertical-align: -1px; } .gantt-controls span { color: #555; }
+.gantt-tip { position: absolute; display: none; background: #fff; border: 1px solid #999; padding: .2em .4em; font-size: 12px; pointer-events: none; }
+@media print { body { max-width: none; margin: 0; } .gantt-controls, .gantt-hint, .gantt-tip { display: none; } section { break-inside: avoid-page; } }
 "##;
 
-const JS: &str = r##"
-(function () {
-  "use strict";
-  var errors = 0;
-  window.addEventListener("error", function () { errors++; document.body.dataset.jsErrors = String(errors); });
-  var rendered = [];
-  function done(what) { rendered.push(what); document.body.dataset.rendered = rendered.join(","); }
-  var palette = ["#1b9e77","#d95f02","#7570b3","#e7298a","#66a61e","#e6ab02","#a6761d","#666666","#1f78b4","#b15928"];
-  var data = JSON.parse(document.getElementById("timeline-data").textContent);
-  var root = document.getElementById("gantt");
-  data.policies.forEach(function (p) {
-    var wrap = document.createElement("div");
-    wrap.className = "gantt-wrap";
-    var h = document.createElement("h3");
-    h.textContent = p.name;
-    var canvas = document.createElement("canvas");
-    var laneH = 26, top = 4;
-    canvas.width = 1060;
-    canvas.height = top + laneH * p.lanes.length + 18;
-    wrap.appendChild(h);
-    wrap.appendChild(canvas);
-    root.appendChild(wrap);
-    // Start on the first 20 ms (the whole run is a blur); double-click shows all.
-    var view = { from: 0, to: Math.max(1, Math.min(p.makespan, 20e6)) };
-    function draw() {
-      var ctx = canvas.getContext("2d");
-      var w = canvas.width, left = 60, span = view.to - view.from;
-      ctx.clearRect(0, 0, w, canvas.height);
-      ctx.font = "12px sans-serif";
-      p.lanes.forEach(function (lane, c) {
-        var y = top + c * laneH;
-        ctx.fillStyle = "#222";
-        ctx.fillText("core " + c, 4, y + 16);
-        ctx.fillStyle = "#f4f4f4";
-        ctx.fillRect(left, y, w - left, laneH - 4);
-        lane.forEach(function (s) {
-          if (s[1] < view.from || s[0] > view.to) return;
-          var x0 = left + (s[0] - view.from) / span * (w - left);
-          var x1 = left + (s[1] - view.from) / span * (w - left);
-          ctx.fillStyle = palette[s[2] % palette.length];
-          ctx.fillRect(Math.max(left, x0), y, Math.max(1, Math.min(w, x1) - Math.max(left, x0)), laneH - 4);
-          if (x1 - x0 > 60) {
-            ctx.fillStyle = "#fff";
-            ctx.fillText(data.tasks[s[2]], Math.max(left, x0) + 3, y + 15);
-          }
-        });
-      });
-      ctx.fillStyle = "#555";
-      var y = top + laneH * p.lanes.length + 12;
-      ctx.fillText((view.from / 1e6).toFixed(3) + " ms", left, y);
-      var end = (view.to / 1e6).toFixed(3) + " ms";
-      ctx.fillText(end, w - ctx.measureText(end).width - 2, y);
-    }
-    canvas.addEventListener("wheel", function (e) {
-      e.preventDefault();
-      var rect = canvas.getBoundingClientRect();
-      var f = (e.clientX - rect.left) / rect.width;
-      var at = view.from + f * (view.to - view.from);
-      var k = e.deltaY < 0 ? 0.8 : 1.25;
-      var span = Math.max(1000, (view.to - view.from) * k);
-      view.from = Math.max(0, at - f * span);
-      view.to = view.from + span;
-      draw();
-    }, { passive: false });
-    var drag = null;
-    canvas.addEventListener("mousedown", function (e) { drag = { x: e.clientX, from: view.from, to: view.to }; });
-    window.addEventListener("mouseup", function () { drag = null; });
-    canvas.addEventListener("mousemove", function (e) {
-      if (!drag) return;
-      var dt = (drag.x - e.clientX) / canvas.getBoundingClientRect().width * (drag.to - drag.from);
-      view.from = Math.max(0, drag.from + dt);
-      view.to = view.from + (drag.to - drag.from);
-      draw();
-    });
-    canvas.addEventListener("dblclick", function () { view.from = 0; view.to = Math.max(1, p.makespan); draw(); });
-    draw();
-  });
-  done("gantt:" + data.policies.length);
-  done("graph:" + document.querySelectorAll("#graph-svg .node").length);
-  done("heatmap:" + document.querySelectorAll("#heatmap-svg rect").length);
-  done("front:" + document.querySelectorAll("#front-svg .candidate").length);
-  done("distributions:" + document.querySelectorAll("#distributions-svg .box").length);
-})();
+/// What every page's script shares: a count of script errors and the list
+/// of what rendered, on `<body>` for the browser test to read.
+const JS_COMMON: &str = r##"
+var coreraRendered = [];
+window.addEventListener("error", function () {
+  document.body.dataset.jsErrors = String(Number(document.body.dataset.jsErrors || 0) + 1);
+});
+function done(what) { coreraRendered.push(what); document.body.dataset.rendered = coreraRendered.join(","); }
+"##;
+
+/// The report's static sections, counted for the browser test.
+const JS_REPORT: &str = r##"
+done("graph:" + document.querySelectorAll("#graph-svg .node").length);
+done("heatmap:" + document.querySelectorAll("#heatmap-svg rect").length);
+done("front:" + document.querySelectorAll("#front-svg .candidate").length);
+done("distributions:" + document.querySelectorAll("#distributions-svg .box").length);
 "##;
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Timelines of a replay: Chrome/Perfetto trace JSON and BTF.
+//! Whole replays for other tools: Chrome/Perfetto trace JSON and BTF.
 
 use std::fmt::Write as _;
 
