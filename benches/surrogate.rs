@@ -11,11 +11,9 @@
 use std::time::Instant;
 
 use corera_placement::rng::SplitMix64;
-use corera_placement::{Constraints, Objective, Placement, Platform, Problem};
-use corera_replay::{Policy, Replay, Setup, simulate};
+use corera_placement::{Objective, Placement};
+use corera_replay::{Policy, Setup, simulate};
 use corera_search::{Greedy, Solver};
-use corera_task_graph::TaskGraph;
-use corera_trace_ingest::{FormatChoice, ReadOptions, Schedule, read};
 use corera_tune::{TimingInput, spearman};
 
 /// Placements sampled per sample.
@@ -31,26 +29,23 @@ fn main() {
         ("shared/traces/ftrace/android_youtube_4cpu_atrace.txt", "2"),
         ("shared/traces/ftrace/lisa_juno_sched_load.trace-cmd-report.txt", "2"),
     ] {
-        let Ok(bytes) = std::fs::read(corera_testdata::path(file)) else {
+        let path = corera_testdata::path(file);
+        if !path.exists() {
             eprintln!("skipped {file}: not found (data made by others is read from ../shared/data)");
             continue;
-        };
-        let trace = read(&mut &bytes[..], FormatChoice::Auto, &ReadOptions::new(file)).expect("reads").trace;
-        let schedule = Schedule::of(&trace);
-        let (graph, _) = TaskGraph::from_schedule(&trace, &schedule).expect("a graph");
-        let platform = if spec.ends_with(".toml") {
-            Platform::from_toml(&std::fs::read_to_string(format!("{root}/{spec}")).expect("platform")).expect("valid")
-        } else {
-            Platform::parse(spec).expect("valid")
-        };
-        let problem = Problem::from_graph(&graph, &platform, &Constraints::default()).expect("a problem");
-        let workload = Replay::new(&trace, &schedule, &[]);
-        let greedy = Greedy.solve(&problem, &platform, None).expect("greedy");
-        let input = TimingInput::new(&problem, &platform, Objective::Ready, &workload, &greedy);
+        }
+        // Prepared by the library, as `corera analyze` prepares it.
+        let spec = if spec.ends_with(".toml") { format!("{root}/{spec}") } else { spec.to_string() };
+        let options = corera_pipeline::Options { platform: Some(spec), ..corera_pipeline::Options::default() };
+        let prepared = corera_pipeline::prepare(&corera_pipeline::Input::file(path), &options).expect("prepares");
+        let (workload, _) = prepared.workload().expect("a workload");
+        let (problem, platform) = (&prepared.problem, &prepared.platform);
+        let greedy = Greedy.solve(problem, platform, None).expect("greedy");
+        let input = TimingInput::new(problem, platform, Objective::Ready, &workload, &greedy);
         let surrogate = input.surrogate();
         let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
         let within = |core_of: &[u16]| {
-            let cost = corera_placement::Cost::of(&problem, &platform, &Placement::new(core_of.to_vec()));
+            let cost = corera_placement::Cost::of(problem, platform, &Placement::new(core_of.to_vec()));
             cost.core_load_ns.iter().zip(&limits).all(|(l, m)| l <= m)
         };
         let mut rng = SplitMix64::new(7);
@@ -71,7 +66,7 @@ fn main() {
             placements.push(at.clone());
         }
         let t = Instant::now();
-        let values: Vec<f64> = placements.iter().map(|p| surrogate.value(&problem, &platform, p)).collect();
+        let values: Vec<f64> = placements.iter().map(|p| surrogate.value(problem, platform, p)).collect();
         let per_surrogate = t.elapsed().as_secs_f64() / SAMPLES as f64;
         let t = Instant::now();
         let ready: Vec<f64> = placements
@@ -81,13 +76,8 @@ fn main() {
                 for (i, &r) in input.replay_of.iter().enumerate() {
                     cores[r as usize] = p[i];
                 }
-                let setup = Setup {
-                    policy: Policy::Amp,
-                    platform: &platform,
-                    core_of: Some(&cores),
-                    masks: None,
-                    timeline: false,
-                };
+                let setup =
+                    Setup { policy: Policy::Amp, platform, core_of: Some(&cores), masks: None, timeline: false };
                 simulate(&workload, &setup).ready_ns as f64
             })
             .collect();

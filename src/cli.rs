@@ -249,6 +249,28 @@ pub(crate) struct InputArgs {
     pub(crate) ticks: TicksMode,
 }
 
+impl InputArgs {
+    /// The library's input.
+    pub(crate) fn to_input(&self) -> corera_pipeline::Input {
+        let mut read = corera_trace_ingest::ReadOptions::default();
+        read.lenient = self.lenient;
+        read.filter.pids = self.pid.clone();
+        read.filter.tgids = self.tgid.clone();
+        read.filter.comm = self.comm.clone();
+        read.model.horizon_ns = self.horizon;
+        read.model.ticks = self.ticks;
+        read.sysview_desc = self.sysview_desc.clone();
+        read.psf_printf_event = self.psf_printf_id;
+        corera_pipeline::Input {
+            path: self.input.clone(),
+            more: self.more.clone(),
+            format: self.format,
+            read,
+            priority: self.priority.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct PlaceArgs {
     /// Number of identical cores of the target.
@@ -341,6 +363,44 @@ pub(crate) struct PlaceArgs {
     /// chains, else the heaviest ones found in the trace]
     #[arg(long, value_name = "[KIND:]NAME=A>B>C[@MS]", value_parser = Chain::parse, help_heading = "Objective")]
     pub(crate) chain: Vec<Chain>,
+}
+
+impl PlaceArgs {
+    /// The library's options (no progress shown, masks as `--masks`).
+    pub(crate) fn options(&self) -> corera_pipeline::Options {
+        let groups = |lists: &[String]| -> Vec<Vec<String>> {
+            lists
+                .iter()
+                .map(|l| l.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect())
+                .collect()
+        };
+        let constraints = corera_placement::Constraints {
+            pin: self.pin.clone(),
+            forbid: self.forbid.clone(),
+            together: groups(&self.together),
+            apart: groups(&self.apart),
+            objective: self.objective,
+            deadline: self.deadline.clone(),
+            chains: self.chain.clone(),
+            ..corera_placement::Constraints::default()
+        };
+        corera_pipeline::Options {
+            cores: self.cores,
+            platform: self.platform.clone(),
+            constraints_file: self.constraints.clone(),
+            constraints,
+            balance: self.balance,
+            balance_weight: self.balance_weight,
+            node_budget: self.node_budget,
+            time_limit: self.time_limit,
+            seed: self.seed,
+            method: self.method,
+            objective: self.objective,
+            replay_budget: self.replay_budget,
+            masks: self.masks,
+            observer: None,
+        }
+    }
 }
 
 fn parse_weight(s: &str) -> Result<f64, String> {

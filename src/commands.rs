@@ -10,7 +10,6 @@ use corera_emit::records::{
 use corera_emit::{Target, to_json};
 use corera_replay::Policy;
 use corera_trace_ingest::TraceSummary;
-use corera_tune::span;
 
 use crate::cli::{
     AnalyzeArgs, CheckArgs, Cli, Command, DiffArgs, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs,
@@ -151,7 +150,7 @@ fn ingest(args: &IngestArgs, quiet: bool) -> anyhow::Result<()> {
 
 fn graph(args: &GraphArgs, quiet: bool) -> anyhow::Result<()> {
     let pipeline::Read { name, parsed, schedule, graph, warnings } =
-        pipeline::read(&args.input, &args.input.priority, &pipeline::Progress::new(quiet))?;
+        pipeline::read(&args.input, &args.input.priority, quiet)?;
     // The heaviest causal paths, as candidate chains with their recorded
     // latency.
     let mut workload = corera_replay::Replay::new(&parsed.trace, &schedule, &[]);
@@ -414,72 +413,39 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     if args.as_recorded {
         return as_recorded(args, quiet);
     }
-    let policy = args.policy;
-    // Without a placement file, AMP and masks replay the placement the
-    // objective recommends (searched as `place` does).
-    let (p, core_of, masks) = match (&args.placement, policy) {
-        (Some(file), _) => {
-            let p = pipeline::prepare(&args.input, &args.place, quiet)?;
-            let (core_of, masks) = pipeline::read_placement(file, &p.problem, &p.platform)?;
-            (p, core_of, masks)
-        }
-        (None, Policy::Amp | Policy::Masks) => {
-            let a = pipeline::analyze(&args.input, &args.place, policy == Policy::Masks, quiet)?;
-            let (core_of, masks) = match (&a.timing, policy) {
-                (Some(t), Policy::Amp) => (t.strict.core_of.clone(), None),
-                _ => (a.placement, a.masks),
-            };
-            (a.prepared, core_of, masks)
-        }
-        (None, _) => {
-            let p = pipeline::prepare(&args.input, &args.place, quiet)?;
-            let n = p.problem.len();
-            (p, vec![0; n], None)
-        }
-    };
+    let sim = pipeline::simulation(args, quiet)?;
+    let p = &sim.prepared;
     warn(quiet, &p.name, &p.warnings);
-    if policy == Policy::Masks && masks.is_none() && args.placement.is_some() {
-        return Err(usage(
-            "--policy masks replays affinity masks: the placement file gives every task one core (use `cores`), or use --policy amp",
-        ));
-    }
-    let policy = if policy == Policy::Amp && masks.is_some() { Policy::Masks } else { policy };
-    // Global SMP within pins and allowed cores (a model's GPU-only task
-    // never runs on a CPU).
-    let asked = policy;
-    let (policy, masks) = match (policy, masks) {
-        (Policy::Smp | Policy::SmpLeastLoaded, None) => match pipeline::constrained_smp(&p) {
-            Some(sets) => (Policy::Masks, Some(sets)),
-            None => (policy, None),
-        },
-        other => other,
-    };
-    if policy != asked && policy == Policy::Masks && !quiet {
+    if sim.narrowed && !quiet {
         eprintln!(
             "{} {}: pins or allowed cores narrow global SMP: replayed as masks, every task on every core it may use",
             crate::style::warning(),
             p.name
         );
     }
-    let (workload, chain_warnings) = p.workload()?;
-    warn(quiet, &p.name, &chain_warnings);
+    warn(quiet, &p.name, &sim.chain_warnings);
+    let (workload, policy, core_of, masks) = (&sim.workload, sim.policy, &sim.core_of, &sim.masks);
     if let Some(sweep) = &args.sweep {
-        return sweep_costs(args, &p, &workload, policy, &core_of, masks.as_deref(), sweep);
+        return sweep_costs(args, p, workload, policy, core_of, masks.as_deref(), sweep);
     }
     let timeline = args.perfetto.is_some() || args.btf.is_some() || args.timeline.is_some();
-    let o = p.run(&workload, &p.platform, policy, &core_of, masks.as_deref(), timeline);
+    let o = sim.run(timeline);
     if let Some(path) = &args.timeline {
-        pipeline::write(path, &timeline_page(&p, &workload, &o, args.window)?)?;
+        let names: Vec<String> = workload.tasks.iter().map(|t| t.name.clone()).collect();
+        let title = format!("corera timeline: {}", p.name);
+        let meta = format!("{} replayed under {} on {} core(s), below the recording", p.name, o.policy.name(), o.cores);
+        let page = corera_emit::timeline_page(&title, &meta, &names, &sim.timeline(&o, args.window)?);
+        pipeline::write(path, &page)?;
     }
     if let Some(path) = &args.perfetto {
-        pipeline::write(path, &corera_emit::perfetto(&workload, &o))?;
+        pipeline::write(path, &corera_emit::perfetto(workload, &o))?;
     }
     if let Some(path) = &args.btf {
-        pipeline::write(path, &corera_emit::btf(&workload, &o))?;
+        pipeline::write(path, &corera_emit::btf(workload, &o))?;
     }
     if args.json {
         let placement = if matches!(policy, Policy::Amp | Policy::Masks) {
-            placed_tasks(&p.problem, &p.graph, &core_of, masks.as_deref())
+            placed_tasks(&p.problem, &p.graph, core_of, masks.as_deref())
         } else {
             Vec::new()
         };
@@ -493,125 +459,19 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
             rules: Some(workload.rules.clone()),
         }));
     }
-    let ms = |ns: Option<u64>| ns.map_or("-".to_string(), |x| format!("{:.3}", x as f64 / 1e6));
-    let width = o.tasks.iter().map(|t| t.name.len()).max().unwrap_or(4).max(4);
-    let mut text = format!(
-        "{}: {} jobs replayed, policy {} on {} core(s)\n\n{:<width$} {:>11} {:>11} {:>7} {:>9} {:>9} {:>9} {:>6} {:>5}\n",
-        p.name,
-        workload.tasks.iter().map(|t| t.jobs.len()).sum::<usize>(),
-        policy.name(),
-        o.cores,
-        "task",
-        "RUNNING ms",
-        "READY ms",
-        "jobs",
-        "resp ms",
-        "p95 ms",
-        "max ms",
-        "misses",
-        "migr."
-    );
-    for t in &o.tasks {
-        text.push_str(&format!(
-            "{:<width$} {:>11.3} {:>11.3} {:>7} {:>9} {:>9} {:>9} {:>6} {:>5}\n",
-            t.name,
-            t.running_ns as f64 / 1e6,
-            t.ready_ns as f64 / 1e6,
-            t.jobs,
-            ms(t.response_mean_ns),
-            ms(t.response_p95_ns),
-            ms(t.response_max_ns),
-            t.deadline_misses.map_or("-".to_string(), |m| m.to_string()),
-            t.migrations
-        ));
-    }
-    text.push('\n');
-    for line in corera_emit::core_lines(o.core_busy.len(), |c| o.core_busy_ns[c] > 0) {
-        match line {
-            corera_emit::CoreLine::One(c) => {
-                let b = o.core_busy[c] * 100.0;
-                text.push_str(&format!("core {c}: {b:5.1} % busy, {:5.1} % idle\n", 100.0 - b));
-            }
-            corera_emit::CoreLine::Unused(first, last) => text.push_str(&format!("cores {first}-{last}: unused\n")),
-        }
-    }
-    if matches!(policy, Policy::Amp | Policy::Masks) {
-        let cost = corera_placement::Cost::of(&p.problem, &p.platform, &corera_placement::Placement::new(core_of));
-        text.push_str(&format!(
-            "placement: {} cross-core traffic{}, busiest core {:.1} % load\n",
-            cost.score.cross_traffic,
-            if p.platform.is_uniform() { "" } else { " (topology-weighted)" },
-            cost.core_utilisation.iter().copied().fold(0.0, f64::max) * 100.0
-        ));
-    }
-    text.push_str(&format!(
-        "makespan {:.3} s, {:.1} jobs/s, RUNNING {}, READY {}, mean response {}\n\
-         migrations {}, cross-core messages {}, modelled overheads {}, idle core while a task waited {:.3} ms\n\
-         input rate sustained {:.1} % of the recorded rate ({})\n",
-        o.makespan_ns as f64 / 1e9,
-        o.throughput_jobs_per_s,
-        span(o.running_ns as f64),
-        span(o.ready_ns as f64),
-        span(o.response_mean_ns),
-        o.migrations,
-        o.cross_core_messages,
-        span(o.overhead_ns as f64),
-        o.non_work_conserving_ns as f64 / 1e6,
-        o.sustained_rate * 100.0,
-        if o.keeps_up() { "keeps up" } else { "falls behind: work piles up faster than the cores do it" }
-    ));
-    if o.deadlocks > 0 {
-        text.push_str(&corera_emit::deadlock_note(&format!("{} times", o.deadlocks)));
-        text.push('\n');
-    }
-    text.push_str(&format!("kernel: {}\n", workload.rules.describe()));
-    let chains = corera_emit::records::ChainRecord::of(&workload);
-    text.push_str(&corera_emit::chains_text(&chains, &[(policy.label(), o.chains.as_slice())]));
+    let cost = matches!(policy, Policy::Amp | Policy::Masks).then(|| {
+        corera_placement::Cost::of(&p.problem, &p.platform, &corera_placement::Placement::new(core_of.clone()))
+    });
+    let chains = corera_emit::records::ChainRecord::of(workload);
+    let text = corera_emit::simulate_text(&corera_emit::SimulateRun {
+        name: &p.name,
+        jobs: workload.tasks.iter().map(|t| t.jobs.len()).sum(),
+        outcome: &o,
+        placement: cost.as_ref().map(|c| (c, !p.platform.is_uniform())),
+        rules: &workload.rules,
+        chains: &chains,
+    });
     stdout(text.as_bytes())
-}
-
-/// The page `simulate --timeline` writes: the recording above replay `o`,
-/// opening on `window` or where the two differ most.
-fn timeline_page(
-    p: &pipeline::Prepared,
-    workload: &corera_replay::Replay,
-    o: &corera_replay::Outcome,
-    window: Option<[u64; 2]>,
-) -> anyhow::Result<Vec<u8>> {
-    use corera_emit::timeline::{MAX_WINDOW_SEGMENTS, Pick, Run, TimelineRecord};
-    let recorded_chains = workload.recorded_chains();
-    let label = if p.parsed.model.is_some() { "the model's synthesised run" } else { "as recorded" };
-    let runs = [
-        Run::recorded(label, &p.schedule, workload, recorded_chains.iter().collect()),
-        Run::replayed(&format!("{} on {} core(s)", o.policy.label(), o.cores), o),
-    ];
-    let pick = match window {
-        Some(w) => {
-            let end = runs.iter().map(Run::end_ns).max().unwrap_or(0);
-            if w[0] >= end {
-                return Err(usage(format!(
-                    "--window starts at {:.3} ms; the run ends at {:.3} ms",
-                    w[0] as f64 / 1e6,
-                    end as f64 / 1e6
-                )));
-            }
-            let held: usize = runs.iter().map(|r| r.count_in(w)).sum();
-            if held > MAX_WINDOW_SEGMENTS {
-                return Err(usage(format!(
-                    "--window holds {held} segments of the two runs; at most {MAX_WINDOW_SEGMENTS} are drawn: pick a narrower one"
-                )));
-            }
-            Pick::Given(w)
-        }
-        None => Pick::Differ { a: 0, b: 1, chain: p.objective == corera_placement::Objective::Chains },
-    };
-    let isrs = workload.tasks.iter().enumerate().filter(|(_, t)| t.isr).map(|(i, _)| i as u32).collect();
-    let chains: Vec<(String, Vec<u32>)> = workload.chains.iter().map(|c| (c.name.clone(), c.tasks.clone())).collect();
-    let record = TimelineRecord::new(&runs, isrs, &chains, pick);
-    let names: Vec<String> = workload.tasks.iter().map(|t| t.name.clone()).collect();
-    let title = format!("corera timeline: {}", p.name);
-    let meta = format!("{} replayed under {} on {} core(s), below the recording", p.name, o.policy.name(), o.cores);
-    Ok(corera_emit::timeline_page(&title, &meta, &names, &record))
 }
 
 /// `simulate --as-recorded`: the recording's own placement replayed, per

@@ -1,6 +1,7 @@
 //! Exit codes, decided once on the top-level error: [`exit_code`] looks
 //! at the types of the errors in it.
 
+use corera_pipeline::Failure;
 use corera_placement::{MetisError, PlacementError, PlatformError};
 use corera_replay::WorkloadError;
 use corera_search::SearchError;
@@ -35,10 +36,18 @@ pub(crate) fn usage(message: impl Into<String>) -> anyhow::Error {
 
 /// The exit code of `error`, from the types of the errors and contexts
 /// in it (anyhow's `downcast_ref` sees every layer): a usage mistake or bad
-/// input exits 2, constraints that cannot hold 3, anything else 1.
+/// input exits 2, constraints that cannot hold 3, anything else 1 (the
+/// pipeline's typed errors say which they are: [`Failure`]).
 pub(crate) fn exit_code(error: &anyhow::Error) -> u8 {
     if error.downcast_ref::<RequirementsFail>().is_some() {
         return FAILS;
+    }
+    if let Some(e) = error.downcast_ref::<corera_pipeline::Error>() {
+        return match e.failure() {
+            Failure::Input => INPUT,
+            Failure::Infeasible => INFEASIBLE,
+            Failure::Internal => INTERNAL,
+        };
     }
     if let Some(e) = error.downcast_ref::<PlacementError>() {
         return if e.is_usage() { INPUT } else { INFEASIBLE };

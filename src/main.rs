@@ -1,10 +1,12 @@
-//! The `corera` command: glue code that brings the pipeline crates
-//! together:
+//! The `corera` command: flags parsed into the options of the pipeline
+//! library (`corera_pipeline`), which runs the stages
 //!
 //! ```text
 //! trace-ingest → task-graph → placement → search (traffic) ─┐
 //!                                  └────→ replay ───────────┴→ tune (replay-judged) → emit
 //! ```
+//!
+//! and its results printed or written.
 
 mod cli;
 mod commands;

@@ -102,3 +102,27 @@ fn every_registry_entry_is_in_the_book() {
         assert!(reference.to_lowercase().contains(&format!("reference/{}", f.page())), "no book page for `{name}`");
     }
 }
+
+/// The architecture page's crate map is the workspace: a row per member
+/// (and the binary), each naming the package and folder its `Cargo.toml`
+/// gives, and no row for a crate that is not there.
+#[test]
+fn the_architecture_page_maps_every_crate() {
+    let page = std::fs::read_to_string(repo("book/src/design/architecture.md")).unwrap();
+    let manifest: toml::Table = std::fs::read_to_string(repo("Cargo.toml")).unwrap().parse().unwrap();
+    let members = manifest["workspace"]["members"].as_array().unwrap();
+    let mut crates: Vec<(String, String)> = vec![("corera".into(), "src/".into())];
+    for folder in members.iter().map(|m| m.as_str().unwrap()) {
+        let member: toml::Table =
+            std::fs::read_to_string(repo(&format!("{folder}/Cargo.toml"))).unwrap().parse().unwrap();
+        crates.push((member["package"]["name"].as_str().unwrap().to_string(), format!("{folder}/")));
+    }
+    for (name, folder) in &crates {
+        assert!(
+            page.contains(&format!("| `{name}` | `{folder}` |")),
+            "book/src/design/architecture.md has no crate-map row for `{name}` in `{folder}`"
+        );
+    }
+    let rows = page.lines().filter(|l| l.starts_with("| `corera")).count();
+    assert_eq!(rows, crates.len(), "the crate map has rows for crates the workspace does not have");
+}

@@ -39,6 +39,7 @@ mod header;
 mod html;
 mod json;
 pub mod records;
+mod simulate;
 mod summary;
 pub mod timeline;
 mod write;
@@ -51,6 +52,7 @@ pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::{HtmlReport, timeline_page};
 pub use json::{Json, to_json};
 pub use records::{Analysis, MAX_SEGMENTS_PER_LANE, Results, SCHEMA_VERSION, read_analysis, read_placement};
+pub use simulate::{SimulateRun, simulate_text};
 pub use summary::{
     CoreLine, chains_text, core_lines, deadlock_note, fidelity_caution, fidelity_line, fidelity_table, summary,
     sweep_table,

@@ -18,11 +18,9 @@
 //! --bench baseline`).
 
 use corera_placement::rng::SplitMix64;
-use corera_placement::{Constraints, CoreId, CoreSet, Cost, Objective, Placement, Platform, Problem};
+use corera_placement::{CoreId, CoreSet, Cost, Objective, Placement, Platform, Problem};
 use corera_replay::Replay;
-use corera_search::{Options, Solution, portfolio};
-use corera_task_graph::TaskGraph;
-use corera_trace_ingest::{FormatChoice, ReadOptions, Schedule, read};
+use corera_search::Solution;
 use corera_tune::{Score, TimingInput};
 
 /// A bundled input, prepared as `corera analyze` prepares it.
@@ -63,44 +61,24 @@ pub(crate) const INPUTS: [(&str, Option<&str>); 17] = [
     ("shared/amalthea/modeling_example_feedback_loop_9.amxmi", None),
 ];
 
-/// Reads and prepares `file` (relative to `root`) as `corera analyze`
-/// does: priorities resolved, the task graph, the model's hardware (or
-/// `platform_spec`) and its allowed cores and deadlines, the traffic
-/// optimum.
+/// `file` (relative to `root`) prepared by the library as `corera
+/// analyze` prepares it (`corera_pipeline::prepare`: priorities resolved,
+/// the task graph, the model's hardware or `platform_spec`, its allowed
+/// cores and deadlines, the kernel's rules), with its workload, the
+/// traffic optimum and the model's own mapping.
 pub(crate) fn case(root: &str, file: &'static str, platform_spec: Option<&'static str>) -> Case {
-    let bytes = std::fs::read(corera_testdata::path(file)).expect("a bundled input");
-    let parsed = read(&mut &bytes[..], FormatChoice::Auto, &ReadOptions::new(file)).expect("reads");
-    let mut trace = parsed.trace;
-    let schedule = Schedule::of(&trace);
-    corera_trace_ingest::priority::resolve(&mut trace, &schedule, &[]).expect("priorities");
-    let (graph, _) = TaskGraph::from_schedule(&trace, &schedule).expect("a graph");
-    let platform = match (platform_spec, &parsed.model) {
-        (Some(spec), _) if spec.ends_with(".toml") => {
-            Platform::from_toml(&std::fs::read_to_string(format!("{root}/{spec}")).expect("platform")).expect("valid")
-        }
-        (Some(spec), _) => Platform::parse(spec).expect("valid"),
-        (None, Some(model)) => Platform::of_model(model).expect("hardware"),
-        (None, None) => panic!("{file}: no platform"),
-    };
-    let mut problem = Problem::from_graph(&graph, &platform, &Constraints::default()).expect("a problem");
-    let mut deadlines: Vec<Option<u64>> = graph.tasks.iter().map(|t| t.period_ns).collect();
-    let (mut given, mut model_sets) = (None, None);
-    if let (None, Some(model)) = (platform_spec, &parsed.model) {
-        problem.restrict_to_hardware(&model.allowed, platform.cores).expect("hardware");
-        for (task, ns) in &model.deadlines {
-            if let Some(id) = graph.tasks.iter().position(|t| t.name == *task) {
-                deadlines[id] = Some(*ns);
-            }
-        }
-        model_sets = problem.given_mapping(&model.mapping);
-        given = model_sets
-            .as_ref()
-            .filter(|sets| sets.iter().all(|s| s.len() == 1))
-            .map(|sets| sets.iter().map(|s| s.first().expect("a core")).collect());
-    }
-    let workload = Replay::new(&trace, &schedule, &deadlines);
-    let traffic = portfolio(&problem, &platform, &Options::default()).expect("a traffic optimum");
-    Case { file, problem, platform, workload, traffic, given, model: model_sets }
+    let platform =
+        platform_spec.map(|spec| if spec.ends_with(".toml") { format!("{root}/{spec}") } else { spec.into() });
+    let options = corera_pipeline::Options { platform, ..corera_pipeline::Options::default() };
+    let input = corera_pipeline::Input::file(corera_testdata::path(file));
+    let prepared = corera_pipeline::prepare(&input, &options).expect("prepares");
+    let (workload, _) = prepared.workload().expect("a workload");
+    let traffic = corera_pipeline::search(&prepared.problem, &prepared.platform, &options).expect("a traffic optimum");
+    let mapping = corera_pipeline::model_mapping(&prepared);
+    let given = mapping.as_ref().filter(|m| m.masks.is_none()).map(|m| m.core_of.clone());
+    let model = mapping.map(|m| m.masks.unwrap_or_else(|| m.core_of.iter().map(|&c| CoreSet::one(c)).collect()));
+    let corera_pipeline::Prepared { problem, platform, .. } = prepared;
+    Case { file, problem, platform, workload, traffic, given, model }
 }
 
 /// What a baseline found: its placement, its score on the whole trace,
