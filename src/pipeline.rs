@@ -191,10 +191,9 @@ pub(crate) fn warn(quiet: bool, input: &str, warnings: &[Warning]) {
     }
     const SHOWN: usize = 20;
     for w in warnings.iter().take(SHOWN) {
-        if w.line > 0 {
-            eprintln!("{} {input}:{}: {}", crate::style::warning(), w.line, w.message);
-        } else {
-            eprintln!("{} {input}: {}", crate::style::warning(), w.message);
+        match w.line {
+            Some(line) => eprintln!("{} {input}:{line}: {}", crate::style::warning(), w.message),
+            None => eprintln!("{} {input}: {}", crate::style::warning(), w.message),
         }
     }
     if warnings.len() > SHOWN {

@@ -99,3 +99,17 @@ fn summary_lists_every_task_and_core() {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
     }
 }
+
+/// A warning about no one line has no line in Rust, and `0` in JSON (as
+/// schema 4 writes it); read back, `0` is no line again.
+#[test]
+fn a_warning_without_a_line_is_written_as_line_0() {
+    use corera_trace_ingest::Warning;
+    let general = Warning { line: None, message: "about the whole input".into() };
+    let at = Warning { line: Some(7), message: "about line 7".into() };
+    let text = String::from_utf8(crate::to_json(&[&general, &at])).unwrap();
+    assert!(text.contains("\"line\": 0") && text.contains("\"line\": 7"), "{text}");
+    let back: Vec<Warning> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, [general, at]);
+    assert_eq!(back[1].to_string(), "line 7: about line 7");
+}

@@ -73,7 +73,7 @@ impl Prepared {
             .chains
             .iter()
             .filter_map(|c| c.why_empty(&replay))
-            .map(|message| Warning { line: 0, message })
+            .map(|message| Warning { line: None, message })
             .collect();
         Ok((replay, warnings))
     }
@@ -230,7 +230,7 @@ pub fn prepare(input: &Input, place: &Options) -> Result<Prepared> {
             hardware = &model.allowed;
         } else if !model.allowed.is_empty() {
             warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!(
                     "--platform replaces the model's hardware: the cores the model allows {} tasks are not applied",
                     model.allowed.len()

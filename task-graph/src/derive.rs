@@ -159,7 +159,7 @@ impl Communication<'_> {
                 self.unmatched_receives += 1;
                 if self.unmatched_receives == 1 {
                     self.warnings.push(Warning {
-                        line: 0,
+                        line: None,
                         message: format!(
                             "event {}: `{}` received from `{}` with no matching send; \
                              the message has no sender edge",
@@ -189,13 +189,13 @@ impl Communication<'_> {
         }
         if self.unmatched_receives > 1 {
             self.warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!("{} receives in all had no matching send", self.unmatched_receives),
             });
         }
         if unreceived > 0 {
             self.warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!("{unreceived} messages were still queued at the end of the trace (no receiver edge)"),
             });
         }

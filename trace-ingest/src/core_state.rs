@@ -158,7 +158,7 @@ pub(crate) fn mark_silence(trace: &mut Trace) -> Option<Warning> {
     }
     let ms = |ns: u64| ns as f64 / 1e6;
     let warning = Warning {
-        line: 0,
+        line: None,
         message: format!(
             "no event for {:.3} ms from {:.3} ms to {:.3} ms ({:.0} % of the recording) while 90 % of its events come within {:.3} ms of the previous one: the target was probably halted or its packets lost there; that stretch is a gap, not counted in loads, rates and response times",
             ms(longest),

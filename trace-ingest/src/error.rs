@@ -169,14 +169,32 @@ pub(crate) fn clip(s: &str) -> String {
 /// A recoverable oddity in the input, reported with its line.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warning {
-    /// 1-based line number (0 when not tied to one line).
-    pub line: u64,
+    /// 1-based line number, when the warning is about one line (written
+    /// as `0` in JSON when it is not, as schema 4 has it).
+    #[serde(with = "line_or_zero")]
+    pub line: Option<u64>,
     /// What was odd and what corera did about it.
     pub message: String,
 }
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line > 0 { write!(f, "line {}: {}", self.line, self.message) } else { f.write_str(&self.message) }
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// A warning's line in JSON: the number, or `0` for none.
+mod line_or_zero {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(line: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(line.unwrap_or(0))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        Ok(Some(u64::deserialize(d)?).filter(|&l| l > 0))
     }
 }

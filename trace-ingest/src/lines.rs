@@ -233,15 +233,17 @@ impl Builder {
         }
         self.skipped += 1;
         if self.skipped <= LISTED {
-            self.warnings
-                .push(Warning { line, message: format!("skipped malformed line (column {}): {kind}", column + 1) });
+            self.warnings.push(Warning {
+                line: Some(line),
+                message: format!("skipped malformed line (column {}): {kind}", column + 1),
+            });
         }
         Ok(())
     }
 
     /// A recoverable oddity at `line`.
     pub(crate) fn warn(&mut self, line: u64, message: String) {
-        self.warnings.push(Warning { line, message });
+        self.warnings.push(Warning { line: Some(line), message });
     }
 
     /// Finishes the trace: sorts out-of-order events under `--lenient`
@@ -249,14 +251,14 @@ impl Builder {
     pub(crate) fn finish(mut self) -> Parsed {
         if self.skipped > LISTED {
             self.warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!("{} malformed lines skipped in all (--lenient)", self.skipped),
             });
         }
         if self.out_of_order > 0 {
             self.trace.events.sort_by_time();
             self.warnings.push(Warning {
-                line: self.first_out_of_order,
+                line: Some(self.first_out_of_order),
                 message: format!(
                     "{} events had timestamps earlier than a previous line (first here); sorted by time (--lenient)",
                     self.out_of_order

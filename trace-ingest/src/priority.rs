@@ -434,7 +434,7 @@ pub fn resolve(trace: &mut Trace, schedule: &Schedule, overrides: &[PriorityOver
                 t.priority = Some(lowest - 1);
                 source[i] = PrioritySource::Assumed;
                 warnings.push(Warning {
-                    line: 0,
+                    line: None,
                     message: format!(
                         "{} is {why}: placed below every other task, not where its own waits put it",
                         t.name
@@ -456,7 +456,7 @@ pub fn resolve(trace: &mut Trace, schedule: &Schedule, overrides: &[PriorityOver
             }
         }
         warnings.push(Warning {
-            line: 0,
+            line: None,
             message: format!(
                 "the trace gives no priority for {}; taken as the lowest the trace gives (set one with --priority NAME=N)",
                 names.join(", ")
@@ -480,7 +480,7 @@ pub fn resolve(trace: &mut Trace, schedule: &Schedule, overrides: &[PriorityOver
             .map(|g| g.iter().map(|&t| trace.tasks[t as usize].name.as_str()).collect::<Vec<_>>().join("/"))
             .collect();
         warnings.push(Warning {
-            line: 0,
+            line: None,
             message: format!(
                 "inferred priorities: the trace orders these tasks both ways (equal priorities with time slicing, \
                  or priority inheritance); the majority decides, a tie or a cycle shares a level: {}",

@@ -858,7 +858,7 @@ impl<'a> Builder<'a> {
         let mut warnings = Vec::new();
         if self.odd_switches > 0 {
             warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!(
                     "{} switch events did not match the task's state (lost or reordered events); \
                      RUNNING/READY times around them are approximate",

@@ -953,7 +953,7 @@ impl Model {
 
     fn synthesise(mut self, options: &ModelOptions) -> Result<Parsed, Failure> {
         let mut warnings = Vec::new();
-        let mut warn = |message: String| warnings.push(Warning { line: 0, message });
+        let mut warn = |message: String| warnings.push(Warning { line: None, message });
         let reference = self.reference().unwrap_or("").to_string();
         // Speeds of the definitions relative to the reference.
         let mut all_ticks = Vec::new();

@@ -171,7 +171,7 @@ fn truncated_last_line_is_a_warning_and_keeps_earlier_events() {
     let parsed = parse("corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1\n11 0 ou").unwrap();
     assert_eq!(parsed.trace.events.len(), 1);
     assert_eq!(parsed.warnings.len(), 1);
-    assert_eq!(parsed.warnings[0].line, 4);
+    assert_eq!(parsed.warnings[0].line, Some(4));
     assert!(parsed.warnings[0].message.contains("truncated"));
     // A complete last line without a newline is simply accepted.
     let parsed = parse("corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1").unwrap();
@@ -186,9 +186,9 @@ fn lenient_skips_malformed_lines_and_sorts_time() {
     let kinds: Vec<_> = parsed.trace.events.iter().map(|e| (e.time / 1000, e.kind)).collect();
     assert_eq!(kinds, vec![(9, EventKind::SwitchIn), (10, EventKind::Ready), (12, EventKind::Finished)]);
     assert_eq!(parsed.warnings.len(), 2, "{:?}", parsed.warnings);
-    assert_eq!(parsed.warnings[0].line, 4);
+    assert_eq!(parsed.warnings[0].line, Some(4));
     assert!(parsed.warnings[0].message.contains("skipped malformed line (column 6)"));
-    assert_eq!(parsed.warnings[1].line, 5);
+    assert_eq!(parsed.warnings[1].line, Some(5));
     assert!(parsed.warnings[1].message.contains("1 events had timestamps earlier"));
     // A bad header stops the reading even under --lenient.
     let err = chain(&parse_lenient("corera-log 9 clock=us\n10 0 rdy 1\n", FormatChoice::Auto).unwrap_err());
@@ -199,7 +199,7 @@ fn lenient_skips_malformed_lines_and_sorts_time() {
 fn undeclared_task_is_declared_with_a_warning() {
     let parsed = parse("corera-log 1 clock=us\n10 0 rdy 4\n").unwrap();
     assert_eq!(parsed.trace.tasks[0].name, "task4");
-    assert_eq!(parsed.warnings[0].line, 2);
+    assert_eq!(parsed.warnings[0].line, Some(2));
 }
 
 #[test]

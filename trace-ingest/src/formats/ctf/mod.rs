@@ -296,7 +296,7 @@ impl<'m> Decoder<'m> {
 
     fn stop(&mut self, path: &str, len: usize, at: usize, why: &str) {
         self.warnings.push(Warning {
-            line: 0,
+            line: None,
             message: format!(
                 "{path}: byte {at}: {why}; the rest ({} bytes) is ignored, so the figures rest on {:.1} % of the stream",
                 len - at,
@@ -449,7 +449,7 @@ impl<'m> Decoder<'m> {
         self.warnings.extend(crate::core_state::mark_silence(&mut self.trace));
         if self.failed_takes > 0 {
             self.warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!(
                     "{} calls returned an error (a timeout, a busy object) and moved nothing",
                     self.failed_takes
@@ -457,7 +457,7 @@ impl<'m> Decoder<'m> {
             });
         }
         if let Some(message) = self.skipped.message() {
-            self.warnings.push(Warning { line: 0, message });
+            self.warnings.push(Warning { line: None, message });
         }
         let cores = self.cores.len().max(1);
         Parsed {

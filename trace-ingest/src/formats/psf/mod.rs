@@ -198,7 +198,7 @@ impl Reader {
         if rings.cores.len() > 1 {
             self.trace.events.sort_by_time();
         }
-        self.warnings.extend(rings.notes.iter().map(|m| Warning { line: 0, message: m.clone() }));
+        self.warnings.extend(rings.notes.iter().map(|m| Warning { line: None, message: m.clone() }));
         let mut parsed = self.finish(&rd);
         parsed.notes.push(format!(
             "a RingBuffer stream port's RAM dump: {} core ring(s) of {} bytes, the oldest events overwritten as the recorder ran",
@@ -352,7 +352,7 @@ impl Reader {
     }
 
     fn warn(&mut self, message: String) {
-        self.warnings.push(Warning { line: 0, message });
+        self.warnings.push(Warning { line: None, message });
     }
 
     fn skip(&mut self, what: String) {

@@ -326,7 +326,7 @@ impl Decoder {
             let names: Vec<String> =
                 self.trace.tasks.iter().zip(&keep).filter(|(_, k)| !**k).map(|(t, _)| t.name.clone()).collect();
             warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!(
                     "dropped {}: made ready or stopped but never run nor described (the idle task's id: FreeRTOS's and RT-Thread's ports describe no idle task, which runs as IDLE packets)",
                     names.join(", ")
@@ -348,13 +348,13 @@ impl Decoder {
         if overflows > 0 {
             let n = overflows;
             warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!("the target dropped {n} packets (its buffer was full); the stretches before each overflow packet are gaps, not counted"),
             });
         }
         if self.reentered > 0 {
             warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!(
                     "skipped {} ISR enters of an ISR already running on its core (an interrupt does not preempt itself: the recorder wrote a second enter, as RT-Thread's port does when it switches inside an interrupt)",
                     self.reentered
@@ -363,7 +363,7 @@ impl Decoder {
         }
         if self.closed_by_switch > 0 {
             warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: format!(
                     "{} ISRs had no exit before a task was switched in on their core: each ends there",
                     self.closed_by_switch
@@ -371,7 +371,7 @@ impl Decoder {
             });
         }
         if let Some(message) = self.skipped.message() {
-            warnings.push(Warning { line: 0, message });
+            warnings.push(Warning { line: None, message });
         }
         Parsed {
             trace: self.trace,

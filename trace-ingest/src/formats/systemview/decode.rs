@@ -77,7 +77,7 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
         (None, Some(os)) => Api::built_in(os, &device, espressif),
         (None, None) => {
             warnings.push(Warning {
-                line: 0,
+                line: None,
                 message: "the recording names no OS (no `O=` in its system description); its API calls are read as SEGGER's FreeRTOS glue numbers them (--sysview-desc FILE reads another OS's description)".into(),
             });
             Api::built_in("FreeRTOS", &device, espressif)
@@ -87,7 +87,7 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
     match &api {
         Some(api) => notes.push(format!("OS {os_name}: API calls read with {} ({})", api.os, api.source)),
         None => warnings.push(Warning {
-            line: 0,
+            line: None,
             message: format!(
                 "the recording's OS is {os_name}, for which corera has no table of API calls (built in: FreeRTOS, ESP-IDF FreeRTOS, Zephyr): its API events are skipped, so no messages or wakeups between tasks are read; --sysview-desc FILE reads its SYSVIEW_{}.txt",
                 os_name.split_whitespace().next().unwrap_or("OS")
@@ -118,7 +118,7 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
     if decoded.iter().any(|s| s.sessions > 1) {
         let n: Vec<String> = decoded.iter().map(|s| s.sessions.to_string()).collect();
         warnings.push(Warning {
-            line: 0,
+            line: None,
             message: format!(
                 "the recording holds several start/stop sessions ({} per stream); the time between them is not counted",
                 n.join(", ")

@@ -63,7 +63,7 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
     };
     if start > 0 {
         warnings.push(Warning {
-            line: 0,
+            line: None,
             message: format!(
                 "{path}: {start} bytes before the first sync sequence (byte {}) skipped",
                 stream.start + start
@@ -159,7 +159,7 @@ fn report_skipped(path: &str, stream: &Stream, out: &Decoded, warnings: &mut Vec
     let core = stream.core.map_or(String::new(), |c| format!(" (core {c})"));
     let places = if out.skipped.len() == 1 { "one place".to_string() } else { format!("{} places", out.skipped.len()) };
     warnings.push(Warning {
-        line: 0,
+        line: None,
         message: format!(
             "{path}{core}: {lost} bytes in {places} did not decode, the first at byte {first}: {why}; decoding went on at the next sync sequence, so the figures rest on {:.1} % of the stream's {total} bytes",
             100.0 * (total - lost.min(total)) as f64 / total as f64
