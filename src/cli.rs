@@ -8,7 +8,7 @@ use corera_emit::Target;
 use corera_placement::{Chain, CoreRule, Deadline, Objective};
 use corera_replay::Policy;
 use corera_search::Method;
-use corera_trace_ingest::amalthea::TicksMode;
+use corera_trace_ingest::TicksMode;
 use corera_trace_ingest::{FormatChoice, PriorityOverride};
 
 /// Turns a single-core RTOS run log into the best core placement for a

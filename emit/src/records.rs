@@ -25,7 +25,7 @@ use corera_placement::{ChainKind, CoreSet, Cost, Costs, Objective, Platform, Pro
 use corera_replay::{ChainOrigin, ChainResult, Outcome, Policy, Replay, Rules};
 use corera_search::Solution;
 use corera_task_graph::{Affinity, Edge, TaskGraph, TaskMetrics};
-use corera_trace_ingest::amalthea::ModelInfo;
+use corera_trace_ingest::ModelInfo;
 use corera_trace_ingest::{Fingerprint, Schedule, TaskKind, TraceSummary, Warning};
 use corera_tune::{BreakEven, Certificate, Proof, Score, TimingSolution};
 use serde::{Deserialize, Serialize};

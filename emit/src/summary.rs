@@ -387,7 +387,7 @@ fn replay_table(s: &mut String, a: &Analysis) {
 
 /// What a model is: its hardware and the load it puts on each kind of
 /// processing unit.
-pub(crate) fn model_block(s: &mut String, m: &corera_trace_ingest::amalthea::ModelInfo) {
+pub(crate) fn model_block(s: &mut String, m: &corera_trace_ingest::ModelInfo) {
     let mut kinds: Vec<String> = Vec::new();
     for d in &m.definitions {
         let f = m.cores.iter().find(|c| c.definition == d.name).map_or(0.0, |c| c.frequency_hz);

@@ -37,8 +37,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use corera_trace_ingest::ModelChain;
 use corera_trace_ingest::PriorityOverride;
-use corera_trace_ingest::amalthea::ModelChain;
 
 use crate::{CoreId, Objective};
 

@@ -376,7 +376,7 @@ impl Platform {
     ///
     /// # Errors
     /// [`PlatformError::Model`] when the model has no processing units.
-    pub fn of_model(model: &corera_trace_ingest::amalthea::ModelInfo) -> Result<Platform, PlatformError> {
+    pub fn of_model(model: &corera_trace_ingest::ModelInfo) -> Result<Platform, PlatformError> {
         let cores = &model.cores;
         if cores.is_empty() {
             return Err(PlatformError::Model(

@@ -39,6 +39,7 @@ mod lines;
 pub mod model;
 pub mod priority;
 pub mod schedule;
+pub mod system;
 mod unused;
 
 pub use formats::{amalthea, btf, corera_log, ctf, ftrace, psf, systemview};
@@ -53,6 +54,7 @@ pub use model::{
 };
 pub use priority::{Priorities, PriorityOverride, PrioritySource};
 pub use schedule::{Action, Job, Phase, Release, ResponseStats, Schedule, Stretch, TaskSchedule, waiting_shares};
+pub use system::{DefinitionLoad, ModelChain, ModelCore, ModelInfo, ModelOptions, ModelScheduler, TicksMode};
 
 /// A parsed trace and the warnings met on the way.
 #[derive(Debug)]
@@ -67,7 +69,7 @@ pub struct Parsed {
     pub format: &'static str,
     /// For a model rather than a recording (Amalthea): its hardware,
     /// mapping and requirements.
-    pub model: Option<amalthea::ModelInfo>,
+    pub model: Option<ModelInfo>,
     /// What the input says about itself (a recording's header: the tool
     /// and version that saved it, its OS, its cores), for the summary.
     pub notes: Vec<String>,
@@ -102,7 +104,7 @@ pub struct ReadOptions {
     /// Default: all. Used by the ftrace reader.
     pub filter: TaskFilter,
     /// How a model's jobs are generated (Amalthea).
-    pub model: amalthea::ModelOptions,
+    pub model: ModelOptions,
     /// A SystemView description file (`SYSVIEW_<OS>.txt`) naming the
     /// recording OS's API calls, instead of the built-in table.
     pub sysview_desc: Option<std::path::PathBuf>,
@@ -117,7 +119,7 @@ impl Default for ReadOptions {
             path: "<stdin>".into(),
             lenient: false,
             filter: TaskFilter::default(),
-            model: amalthea::ModelOptions::default(),
+            model: ModelOptions::default(),
             sysview_desc: None,
             psf_printf_event: None,
         }

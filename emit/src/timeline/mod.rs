@@ -1,6 +1,6 @@
 //! Timelines: the report's view of the recording and each replay on one
-//! time axis ([`view`]: which window it opens on, what it keeps in full),
-//! and whole replays for other tools ([`export`]: Perfetto, BTF).
+//! time axis (`view.rs`: which window it opens on, what it keeps in full),
+//! and whole replays for other tools (`export.rs`: Perfetto, BTF).
 
 mod export;
 mod view;

@@ -2,8 +2,8 @@
 //! grep in the comments, run in that folder) and hand-made bad input.
 
 use super::parse_as;
-use crate::amalthea::{ModelOptions, TicksMode};
 use crate::{EventKind, FormatChoice, ObjectKind, Parsed, ReadError, ReadOptions, read};
+use crate::{ModelOptions, TicksMode};
 
 fn model(name: &str, options: ModelOptions) -> Parsed {
     let path = corera_testdata::shared_dir().join("amalthea").join(name);
@@ -217,7 +217,7 @@ fn endless_or_huge_models_stop_with_an_error() {
 }
 
 /// A model's chains as (name, tasks, judged by data age, deadline).
-fn chain_rows(m: &crate::amalthea::ModelInfo) -> Vec<(&str, Vec<&str>, bool, Option<u64>)> {
+fn chain_rows(m: &crate::ModelInfo) -> Vec<(&str, Vec<&str>, bool, Option<u64>)> {
     m.chains
         .iter()
         .map(|c| (c.name.as_str(), c.tasks.iter().map(String::as_str).collect(), c.age, c.deadline_ns))

@@ -14,23 +14,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::{Deserialize, Serialize};
-
-use super::{Element, Failure, reference, time_ns};
-
-/// A cause-effect chain of a model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ModelChain {
-    /// Its name (a branch of a parallel chain: `name/k`).
-    pub name: String,
-    /// Its tasks, stimulus first.
-    pub tasks: Vec<String>,
-    /// Whether its latency is the data age (the model's constraint says
-    /// `Age`, the default) rather than the reaction time.
-    pub age: bool,
-    /// Its latency constraint's maximum, ns.
-    pub deadline_ns: Option<u64>,
-}
+use super::Failure;
+use super::xml::{Element, reference, time_ns};
+use crate::system::ModelChain;
 
 /// The chains of the model under `root`; what cannot be read as a chain
 /// of tasks is counted in `ignored`.
