@@ -185,61 +185,31 @@ pub enum FormatChoice {
 
 impl FormatChoice {
     /// Every concrete format, in detection order: the one list the CLI's
-    /// `--format` values, detection and the book's format lists come from.
-    pub const ALL: [FormatChoice; 7] = [
-        FormatChoice::CoreraLog,
-        FormatChoice::Btf,
-        FormatChoice::Ftrace,
-        FormatChoice::Amalthea,
-        FormatChoice::Psf,
-        FormatChoice::SystemView,
-        FormatChoice::Ctf,
-    ];
+    /// `--format` values, detection and the book's format lists come from
+    /// (the rows of [`formats::REGISTRY`]).
+    pub const ALL: [FormatChoice; formats::REGISTRY.len()] = {
+        let mut all = [FormatChoice::Auto; formats::REGISTRY.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = formats::REGISTRY[i].choice;
+            i += 1;
+        }
+        all
+    };
 
     /// The `--format` name (`auto` for [`FormatChoice::Auto`]).
     pub fn name(self) -> &'static str {
-        match self {
-            FormatChoice::Auto => "auto",
-            FormatChoice::CoreraLog => corera_log::NAME,
-            FormatChoice::Btf => btf::NAME,
-            FormatChoice::Ftrace => ftrace::NAME,
-            FormatChoice::Amalthea => amalthea::NAME,
-            FormatChoice::Psf => psf::NAME,
-            FormatChoice::SystemView => systemview::NAME,
-            FormatChoice::Ctf => ctf::NAME,
-        }
+        formats::row(self).map_or("auto", |f| f.name)
     }
 
     /// One line for `--help`.
     pub fn help(self) -> &'static str {
-        match self {
-            FormatChoice::Auto => "Guess from the first lines",
-            FormatChoice::CoreraLog => "corera's own log (`corera-log 1`)",
-            FormatChoice::Btf => "BTF (Best Trace Format), including the FreeRTOS-logger dialect",
-            FormatChoice::Ftrace => {
-                "Linux ftrace text: kernel/systrace, `trace-cmd report` (default or `-R`), `perf script`"
-            }
-            FormatChoice::Amalthea => "Eclipse APP4MC Amalthea model (`.amxmi`, schema 0.9 to 3.x)",
-            FormatChoice::Psf => "Percepio TraceRecorder stream (Tracealyzer `.psf`, FreeRTOS kernel port)",
-            FormatChoice::SystemView => {
-                "SEGGER SystemView recording (`.SVDat`, one file per core, ESP-IDF and 3.60 multi-core files)"
-            }
-            FormatChoice::Ctf => "Zephyr's CTF tracing (the trace directory, or its `metadata`)",
-        }
+        formats::row(self).map_or("Guess from the first lines", |f| f.help)
     }
 
     /// Its reference page in the book (`book/src/reference/<page>`).
     pub fn page(self) -> &'static str {
-        match self {
-            FormatChoice::Auto => "cli.md",
-            FormatChoice::CoreraLog => "log-format.md",
-            FormatChoice::Btf => "btf.md",
-            FormatChoice::Ftrace => "ftrace.md",
-            FormatChoice::Amalthea => "amalthea.md",
-            FormatChoice::Psf => "psf.md",
-            FormatChoice::SystemView => "systemview.md",
-            FormatChoice::Ctf => "ctf.md",
-        }
+        formats::row(self).map_or("cli.md", |f| f.page)
     }
 
     /// The choice named `name`.
@@ -253,16 +223,11 @@ pub fn formats() -> Vec<&'static str> {
     FormatChoice::ALL.iter().map(|f| f.name()).collect()
 }
 
+/// The reader of `choice` (corera's log for [`FormatChoice::Auto`], whose
+/// "empty input" error says what a first line should be).
 fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceFormat> {
-    match choice {
-        FormatChoice::Auto | FormatChoice::CoreraLog => Box::new(corera_log::CoreraLog::from(options.clone())),
-        FormatChoice::Btf => Box::new(btf::Btf::from(options.clone())),
-        FormatChoice::Ftrace => Box::new(ftrace::Ftrace::from(options.clone())),
-        FormatChoice::Amalthea => Box::new(amalthea::Amalthea::from(options.clone())),
-        FormatChoice::Psf => Box::new(psf::PsfReader::from(options.clone())),
-        FormatChoice::SystemView => Box::new(systemview::SystemView::from(options.clone())),
-        FormatChoice::Ctf => Box::new(ctf::Ctf::from(options.clone())),
-    }
+    let row = formats::row(choice).unwrap_or(&formats::REGISTRY[0]);
+    (row.reader)(options)
 }
 
 /// Reads a trace from `input` (plain or gzip-compressed text), naming it
