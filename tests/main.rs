@@ -9,7 +9,8 @@
 //!   real summary.
 //! - `browser`: the HTML report in headless Chromium (skipped without it,
 //!   unless `CORERA_REQUIRE_BROWSER=1`).
-//! - `cli`: every subcommand from the outside: exit codes, stdin, errors.
+//! - `cli/`: every subcommand from the outside, a file per area: exit
+//!   codes, stdin, errors.
 //! - `golden`: the printer sample's outputs against `samples/printer/expected/`.
 //! - `header`: the generated C header compiles and agrees with the JSON.
 //! - `properties`: laws that hold across the crates on random workloads.

@@ -1,0 +1,266 @@
+//! `simulate`: each policy, timeline exports, mask placements, sweeps, and replays as recorded.
+
+use predicates::prelude::*;
+
+use super::SAMPLE;
+use crate::{corera, shared};
+
+#[test]
+fn simulate_replays_each_policy_and_analyze_compares_them() {
+    let json = |args: &[&str]| {
+        let out = corera().arg("simulate").arg(SAMPLE).args(args).args(["--json", "-q"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["outcome"].clone()
+    };
+    let single = json(&["--policy", "single"]);
+    let smp = json(&["--policy", "smp", "--cores", "2"]);
+    assert_eq!(single["cores"], 1);
+    assert_eq!(smp["cores"], 2);
+    // Same work, less waiting on two cores.
+    assert!(smp["ready_ns"].as_u64() < single["ready_ns"].as_u64());
+    assert_eq!(smp["non_work_conserving_ns"].as_u64().map(|x| x < 1_000_000), Some(true));
+    // AMP from a placement file equals AMP from the search it came from.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.json");
+    let placed = corera().args(["place", SAMPLE, "--json", "-q"]).output().unwrap();
+    std::fs::write(&file, &placed.stdout).unwrap();
+    let from_file = json(&["--policy", "amp", "--placement", file.to_str().unwrap()]);
+    assert_eq!(from_file, json(&["--policy", "amp"]));
+    assert_eq!(from_file["migrations"], 0);
+    // The placement `simulate` replayed is the one `place` wrote.
+    let record: serde_json::Value = serde_json::from_slice(&placed.stdout).unwrap();
+    let simulated = corera().args(["simulate", SAMPLE, "--json", "-q", "--placement"]).arg(&file).output().unwrap();
+    let simulated: serde_json::Value = serde_json::from_slice(&simulated.stdout).unwrap();
+    assert_eq!(simulated["placement"], record["placement"]);
+    for (text, want) in [
+        (
+            "{\"schema_version\": 3, \"placement\": [{\"task\": \"Nobody\", \"core\": 0}]}",
+            "no task `Nobody` in the trace",
+        ),
+        ("{\"placement\": [{\"task\": \"Nobody\", \"core\": 0}]}", "no `schema_version`"),
+        ("{\"schema_version\": 2, \"placement\": []}", "schema_version 2 is from an older corera"),
+        ("{\"schema_version\": 3,\n\"placement\": [{\"core\": 0}]}", "missing field `task` at line 2"),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        corera()
+            .args(["simulate", SAMPLE, "--policy", "amp", "--placement"])
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(want));
+    }
+    // analyze puts all three into its JSON and summary.
+    let out = corera().args(["analyze", SAMPLE, "-q", "-o"]).arg(dir.path()).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows = ["single core", "global SMP", "AMP, traffic-optimal", "AMP, best strict", "masks, recommended"];
+    for row in rows {
+        assert!(text.contains(row), "{text}");
+    }
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("analysis.json")).unwrap()).unwrap();
+    let policies = v["replay"]["policies"].as_array().unwrap();
+    assert_eq!(policies.iter().map(|p| p["label"].as_str().unwrap()).collect::<Vec<_>>(), rows);
+    assert_eq!(
+        policies.iter().map(|p| p["policy"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["single", "smp", "amp", "amp", "masks"]
+    );
+    assert_eq!(policies[0]["ready_ns"], single["ready_ns"]);
+    // `place` recommends the best strict placement (masks not searched).
+    assert_eq!(policies[3]["ready_ns"], from_file["ready_ns"]);
+    // The recommendation replays no worse than global SMP, as analyze says.
+    assert!(policies[4]["ready_ns"].as_u64() <= policies[1]["ready_ns"].as_u64());
+}
+
+#[test]
+fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (btf, trace_json) = (dir.path().join("amp.btf"), dir.path().join("amp.json"));
+    let out = corera()
+        .args(["simulate", SAMPLE, "--policy", "amp", "-q", "--json", "--btf"])
+        .arg(&btf)
+        .arg("--perfetto")
+        .arg(&trace_json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let outcome = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["outcome"].clone();
+    // The BTF, read by corera's own BTF reader, gives each task the RUNNING
+    // time the replay gave it.
+    let graph = dir.path().join("graph.json");
+    corera().args(["graph", "-q", "-o"]).arg(&graph).arg(&btf).assert().success();
+    let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&graph).unwrap()).unwrap();
+    let running: std::collections::HashMap<&str, u64> = g["graph"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap(), t["running_ns"].as_u64().unwrap()))
+        .collect();
+    for t in outcome["tasks"].as_array().unwrap() {
+        assert_eq!(running[t["name"].as_str().unwrap()], t["running_ns"].as_u64().unwrap(), "{}", t["name"]);
+    }
+    // The Perfetto JSON: a track per core, a slice per run, flow arrows.
+    let p: serde_json::Value = serde_json::from_slice(&std::fs::read(&trace_json).unwrap()).unwrap();
+    let events = p["traceEvents"].as_array().unwrap();
+    let count = |ph: &str| events.iter().filter(|e| e["ph"] == ph).count();
+    assert_eq!(count("M"), 3, "process name and two core tracks");
+    assert!(count("X") > 10_000);
+    assert_eq!(count("s"), count("f"));
+    assert!(count("s") > 1_000);
+    let sliced: f64 = events.iter().filter(|e| e["ph"] == "X").map(|e| e["dur"].as_f64().unwrap()).sum();
+    let total: u64 = outcome["running_ns"].as_u64().unwrap();
+    assert!((sliced * 1000.0 - total as f64).abs() < 1.0, "{sliced} us vs {total} ns");
+    assert!(events.iter().filter(|e| e["ph"] == "X").all(|e| e["tid"].as_u64() < Some(2)));
+    // analyze --timelines writes one per replayed set-up plus the
+    // recommendation's BTF, and a DOT graph coloured by core.
+    corera()
+        .args(["analyze", "--replay-budget", "20", SAMPLE, "-q", "--timelines", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let files = [
+        "timeline-single-core.json",
+        "timeline-global-smp.json",
+        "timeline-amp-traffic-optimal.json",
+        "timeline-amp-best-strict.json",
+        "timeline-masks-recommended.json",
+        "recommended.btf",
+        "graph.dot",
+    ];
+    for file in files {
+        assert!(dir.path().join(file).metadata().unwrap().len() > 1000, "{file}");
+    }
+    let dot = std::fs::read_to_string(dir.path().join("graph.dot")).unwrap();
+    assert!(dot.contains("\\ncore 1") && dot.contains("fillcolor=\"#ffffb3\""), "{dot}");
+}
+
+#[test]
+fn mask_placements_round_trip_and_the_sweep_shows_where_smp_overtakes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("masks.json");
+    let placed =
+        corera().args(["place", SAMPLE, "--masks", "--replay-budget", "120", "--json", "-q"]).output().unwrap();
+    assert!(placed.status.success(), "{}", String::from_utf8_lossy(&placed.stderr));
+    std::fs::write(&file, &placed.stdout).unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&placed.stdout).unwrap();
+    assert_eq!(record["recommendation"]["setup"], "masks", "{}", record["recommendation"]);
+    let placement = record["placement"].as_array().unwrap();
+    let cores = |t: &serde_json::Value| t["cores"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    let sets: Vec<Vec<u64>> = placement.iter().map(cores).collect();
+    assert!(sets.iter().any(|s| s.len() > 1), "some task floats");
+    for (t, s) in placement.iter().zip(&sets) {
+        // The home core is one of the task's cores; ISRs never float.
+        assert!(s.contains(&t["core"].as_u64().unwrap()), "{t}");
+        if t["kind"] == "isr" {
+            assert_eq!(s.len(), 1, "{t}");
+        }
+    }
+    // Replaying the file gives what the recommendation reported.
+    let args = ["simulate", SAMPLE, "--policy", "masks", "--json", "-q", "--placement"];
+    let simulated = corera().args(args).arg(&file).output().unwrap();
+    let simulated: serde_json::Value = serde_json::from_slice(&simulated.stdout).unwrap();
+    let ready = simulated["outcome"]["ready_ns"].as_u64().unwrap();
+    assert_eq!(record["recommendation"]["value"]["value"].as_f64(), Some(ready as f64));
+    assert_eq!(simulated["placement"], record["placement"]);
+    // The sweep: one row per value, the current cost's row equal to the
+    // plain replay, for people and as JSON.
+    let sweep = ["simulate", SAMPLE, "--policy", "masks", "--sweep", "migration_ns=0:4600:2300", "--placement"];
+    let text = corera().args(sweep).arg(&file).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("policy masks against global SMP as migration_ns changes (objective ready)"), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(char::is_numeric)).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    let json = corera().args(sweep).arg(&file).arg("--json").output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let points = json["points"].as_array().unwrap();
+    assert_eq!(points.iter().map(|p| p["value"].as_f64().unwrap()).collect::<Vec<_>>(), [0.0, 2300.0, 4600.0]);
+    assert_eq!(points[1]["ready_ns"].as_u64(), Some(ready));
+    // Dearer migrations make global SMP wait longer.
+    assert!(points[0]["smp_ready_ns"].as_u64() < points[2]["smp_ready_ns"].as_u64());
+    // A strict placement is not a mask placement; bad sweeps are usage errors.
+    let strict = dir.path().join("strict.json");
+    let out = corera().args(["place", SAMPLE, "--objective", "traffic", "--json", "-q"]).output().unwrap();
+    std::fs::write(&strict, out.stdout).unwrap();
+    corera()
+        .args(["simulate", SAMPLE, "--policy", "masks", "--placement"])
+        .arg(&strict)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the placement file gives every task one core (use `cores`)"));
+    for (sweep, want) in [
+        ("nokey=0:1:1", "unknown cost `nokey`; the costs are message_latency_ns, message_cpu_ns"),
+        ("migration_ns=5:1:1", "expected FROM <= TO and a STEP above 0"),
+        ("migration_ns=0:100000:1", "use a larger STEP (at most 200 values)"),
+        ("migration_ns=0-1", "expected KEY=FROM:TO:STEP"),
+    ] {
+        corera().args(["simulate", SAMPLE, "--sweep", sweep]).assert().code(2).stderr(predicate::str::contains(want));
+    }
+}
+
+#[test]
+fn as_recorded_replays_the_recorded_placement_against_the_recording() {
+    corera_testdata::shared_or_skip!("traces/btf");
+    let out = corera()
+        .args(["simulate", shared("traces/btf/freertos_v11_rv64sim_2cores.btf"), "--as-recorded", "--json", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["policy"], "masks");
+    assert_eq!(json["platform"]["cores"], 2);
+    let tasks = json["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 57, "59 task ids less the two idle tasks");
+    for t in tasks {
+        let (rec, rep) = (t["recorded_running_ns"].as_f64().unwrap(), t["replayed_running_ns"].as_f64().unwrap());
+        assert!((rep - rec).abs() <= 0.02 * rec, "{}: RUNNING {rep} against {rec}", t["task"]);
+    }
+    // Tasks that stayed on one core are bound to it: Tmr_Svc ran on core 1
+    // only: grep 'Tmr_Svc,0,resume' F | cut -d, -f5 | sort -u
+    let tmr = tasks.iter().find(|t| t["task"] == "Tmr_Svc").unwrap();
+    assert_eq!(tmr["cores"], serde_json::json!([1]));
+    let runner = tasks.iter().find(|t| t["task"] == "Runner").unwrap();
+    assert_eq!(runner["cores"], serde_json::json!([0, 1]));
+    // The text table says how many tasks are within the bounds.
+    corera()
+        .args(["simulate", shared("traces/btf/app4mc_rtana2sim_vit.btf"), "--as-recorded", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("RUNNING within 2 % for 9 of 9 tasks"))
+        .stdout(predicate::str::contains("policy masks on 9 core(s)"));
+    corera()
+        .args(["simulate", SAMPLE, "--as-recorded", "--placement", "x.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}
+
+/// A recording whose every wake onto an idle core takes 7 µs (an untraced
+/// dispatch path): `simulate --as-recorded` measures it, says so and
+/// charges it, and reproduces the recorded responses.
+#[test]
+fn as_recorded_charges_the_recorded_dispatch_delay() {
+    let mut text = String::from("corera-log 1 clock=us os=freertos\ntask 1 task 1 T\ntask 9 idle 0 IDLE\n0 0 in 9\n");
+    for k in 1..=5u64 {
+        let t = 1000 * k;
+        text += &format!(
+            "{t} 0 rdy 1\n{} 0 out 9 preempt\n{} 0 in 1\n{} 0 out 1 done\n{} 0 in 9\n",
+            t + 7,
+            t + 7,
+            t + 37,
+            t + 37
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("dispatch.log");
+    std::fs::write(&trace, text).unwrap();
+    corera()
+        .arg("simulate")
+        .arg(&trace)
+        .args(["--as-recorded", "-q"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("dispatch on the same core: 7.0 µs (median of 5 wakes onto an idle core"))
+        .stdout(predicate::str::contains("charged to each local release"))
+        .stdout(predicate::str::contains(
+            "mean response within 10 % for 1 of 1 tasks with job ends; largest error 0.0 %",
+        ));
+}
