@@ -4,7 +4,7 @@
 //! its exit code in one place.
 
 use corera_placement::{PlacementError, PlatformError};
-use corera_replay::WorkloadError;
+use corera_replay::{ReplayError, WorkloadError};
 use corera_search::SearchError;
 use corera_task_graph::GraphError;
 use corera_trace_ingest::ReadError;
@@ -58,6 +58,9 @@ pub enum Error {
     /// A search failed.
     #[error(transparent)]
     Search(#[from] SearchError),
+    /// The replay cannot keep a setting, or resolve a chain.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
     /// A workload could not be prepared.
     #[error(transparent)]
     Workload(#[from] WorkloadError),
@@ -70,9 +73,12 @@ impl Error {
     /// Whose the failure is.
     pub fn failure(&self) -> Failure {
         match self {
-            Error::Usage(_) | Error::Open { .. } | Error::Read(_) | Error::Platform { .. } | Error::Workload(_) => {
-                Failure::Input
-            }
+            Error::Usage(_)
+            | Error::Open { .. }
+            | Error::Read(_)
+            | Error::Platform { .. }
+            | Error::Replay(_)
+            | Error::Workload(_) => Failure::Input,
             Error::Placement(e) if e.is_usage() => Failure::Input,
             Error::Placement(_) => Failure::Infeasible,
             Error::Search(SearchError::Unsupported(_)) => Failure::Input,

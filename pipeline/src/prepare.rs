@@ -60,14 +60,14 @@ impl Prepared {
     /// A chain naming a task the trace does not have (a usage error).
     pub fn workload(&self) -> Result<(Replay, Vec<Warning>)> {
         let mut replay = Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines);
-        replay.set_kernel(&self.platform.kernel).map_err(usage)?;
+        replay.set_kernel(&self.platform.kernel)?;
         if let Some(model) = &self.parsed.model {
             replay.set_let(&model.let_tasks);
         }
         if self.chains.is_empty() {
             replay.set_discovered_chains(DISCOVERED_CHAINS);
         } else {
-            replay.set_chains(&self.chains).map_err(usage)?;
+            replay.set_chains(&self.chains)?;
         }
         let warnings = replay
             .chains

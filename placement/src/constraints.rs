@@ -222,14 +222,6 @@ impl Chain {
         self.deadline_ms.map(|ms| (ms * 1e6).round() as u64)
     }
 
-    /// The message for a task of the chain that the trace does not have.
-    pub fn unknown_task(&self, task: &str) -> String {
-        format!(
-            "chain `{}`: there is no task `{task}` in the trace; `corera graph TRACE` lists the task names",
-            self.name
-        )
-    }
-
     /// How the user would write it on the command line.
     pub fn flag_value(&self) -> String {
         let path = self.tasks.join(">");

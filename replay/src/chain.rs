@@ -52,6 +52,7 @@ use corera_placement::{Chain, ChainKind};
 use corera_trace_ingest::{Action, ResponseStats};
 use serde::{Deserialize, Serialize};
 
+use crate::ReplayError;
 use crate::extract::Replay;
 
 mod discover;
@@ -211,15 +212,17 @@ impl ReplayChain {
     ///
     /// # Errors
     /// A task the replay does not have, named with the chain.
-    pub fn new(replay: &Replay, chain: &Chain, origin: ChainOrigin) -> Result<ReplayChain, String> {
+    pub fn new(replay: &Replay, chain: &Chain, origin: ChainOrigin) -> Result<ReplayChain, ReplayError> {
         let tasks = chain
             .tasks
             .iter()
             .map(|name| {
                 let found = replay.tasks.iter().position(|t| t.name == *name);
-                found.map(|i| i as u32).ok_or_else(|| chain.unknown_task(name))
+                found
+                    .map(|i| i as u32)
+                    .ok_or_else(|| ReplayError::UnknownChainTask { chain: chain.name.clone(), task: name.clone() })
             })
-            .collect::<Result<Vec<u32>, String>>()?;
+            .collect::<Result<Vec<u32>, ReplayError>>()?;
         let (instances, ends) =
             if chain.kind == ChainKind::Triggered { caused(replay, &tasks) } else { (Vec::new(), Vec::new()) };
         Ok(ReplayChain {
@@ -402,7 +405,7 @@ impl Replay {
     ///
     /// # Errors
     /// A chain naming a task the replay does not have.
-    pub fn set_chains(&mut self, chains: &[(Chain, ChainOrigin)]) -> Result<(), String> {
+    pub fn set_chains(&mut self, chains: &[(Chain, ChainOrigin)]) -> Result<(), ReplayError> {
         let resolved = chains.iter().map(|(c, o)| ReplayChain::new(self, c, *o)).collect::<Result<Vec<_>, _>>()?;
         self.chains = resolved;
         Ok(())

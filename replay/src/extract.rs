@@ -198,7 +198,7 @@ impl Replay {
     ///
     /// # Errors
     /// Time slicing asked for with no tick anywhere ([`Rules::of`]).
-    pub fn set_kernel(&mut self, kernel: &Kernel) -> Result<(), String> {
+    pub fn set_kernel(&mut self, kernel: &Kernel) -> Result<(), crate::ReplayError> {
         self.rules = Rules::of(&self.recorded, kernel)?;
         Ok(())
     }

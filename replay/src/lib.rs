@@ -36,6 +36,7 @@
 //! ```
 
 mod chain;
+mod error;
 mod extract;
 mod generate;
 mod rules;
@@ -45,6 +46,7 @@ mod workload;
 pub use chain::{ChainOrigin, ChainResult, ReplayChain, discover};
 pub use corera_placement::Costs;
 pub use corera_trace_ingest::{Action, Job, Phase, Release};
+pub use error::ReplayError;
 pub use extract::{Replay, ReplayTask};
 pub use generate::generate;
 pub use rules::{OsRules, Recorded, Rules, Slice};

@@ -7,6 +7,7 @@
 //! unless the platform file says otherwise ([`Kernel`]);
 //! [`Rules::describe`] states where each came from.
 
+use crate::ReplayError;
 use corera_placement::Kernel;
 use corera_trace_ingest::{Os, Tick, Trace};
 use serde::{Deserialize, Serialize};
@@ -144,7 +145,7 @@ impl Rules {
     /// # Errors
     /// `time_slicing = true` with no tick: neither the recording nor
     /// `tick_us` gives one.
-    pub fn of(recorded: &Recorded, kernel: &Kernel) -> Result<Rules, String> {
+    pub fn of(recorded: &Recorded, kernel: &Kernel) -> Result<Rules, ReplayError> {
         let os = OsRules::of(recorded.os);
         let tick = match (kernel.tick_us, &recorded.tick) {
             (Some(us), t) => Some((
@@ -161,9 +162,7 @@ impl Rules {
                 (Some(s), format!("{} (the platform file's time_slicing; tick from {from})", every(&s)))
             }
             (Some(true), None) => {
-                return Err("time_slicing = true needs a tick: the recording shows none; give tick_us in the \
-                            platform file"
-                    .into());
+                return Err(ReplayError::SlicingWithoutTick);
             }
             (None, Some((s, from))) if recorded.tick.is_some() && os.slices => {
                 (Some(s), format!("{} (tick from {from}; {})", every(&s), os.source))

@@ -184,7 +184,8 @@ fn the_printer_page_pipeline_is_discovered() {
 fn unknown_tasks_are_named() {
     let mut r = Replay::from_trace(&load("samples/printer/printer.log"), &[]);
     let e = r.set_chains(&[chain("c", &["NetRxIsr", "Nope"], None)]).unwrap_err();
-    assert!(e.contains("chain `c`") && e.contains("no task `Nope`"), "{e}");
+    assert_eq!(e, crate::ReplayError::UnknownChainTask { chain: "c".into(), task: "Nope".into() });
+    assert!(e.to_string().contains("chain `c`") && e.to_string().contains("no task `Nope`"), "{e}");
 }
 
 /// Three LET tasks passing data on (TORO's example chain: 5 ms, 5 ms and

@@ -113,7 +113,8 @@ fn the_rules_come_from_the_recording_unless_the_platform_says() {
     assert_eq!(printer.recorded.isr_nesting, Some(false));
     assert!(!printer.rules.isr_nesting);
     let refused = printer.set_kernel(&kernel(None, Some(true), None)).unwrap_err();
-    assert!(refused.contains("tick_us"), "{refused}");
+    assert_eq!(refused, crate::ReplayError::SlicingWithoutTick);
+    assert!(refused.to_string().contains("tick_us"), "{refused}");
     printer.set_kernel(&kernel(Some(500.0), None, Some(true))).unwrap();
     assert_eq!(printer.rules.slice, None, "a tick alone does not slice a kernel that shows no slicing");
     assert!(printer.rules.isr_nesting);
