@@ -8,6 +8,7 @@ use corera_replay::{ReplayError, WorkloadError};
 use corera_search::SearchError;
 use corera_task_graph::GraphError;
 use corera_trace_ingest::ReadError;
+use corera_trace_ingest::priority::UnknownPriorityTask;
 
 /// Whose the failure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +44,9 @@ pub enum Error {
     /// The trace could not be read.
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// A priority given for a task the trace does not have.
+    #[error(transparent)]
+    Priority(#[from] UnknownPriorityTask),
     /// The platform given is not one.
     #[error("--platform {spec}")]
     Platform {
@@ -76,6 +80,7 @@ impl Error {
             Error::Usage(_)
             | Error::Open { .. }
             | Error::Read(_)
+            | Error::Priority(_)
             | Error::Platform { .. }
             | Error::Replay(_)
             | Error::Workload(_) => Failure::Input,

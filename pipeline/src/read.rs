@@ -7,7 +7,7 @@ use std::path::Path;
 use corera_task_graph::TaskGraph;
 use corera_trace_ingest::{Parsed, PriorityOverride, PrioritySource, Schedule, Warning};
 
-use crate::error::{Error, Result, usage};
+use crate::error::{Error, Result};
 use crate::options::{Input, Observer};
 
 /// The input's display name: its file name (names joined by `+` for one
@@ -73,7 +73,7 @@ pub fn read(input: &Input, priorities: &[PriorityOverride], observer: &dyn Obser
     let name = input_name(input);
     observer.step("building task graph");
     let schedule = Schedule::of(&parsed.trace);
-    let resolved = corera_trace_ingest::priority::resolve(&mut parsed.trace, &schedule, priorities).map_err(usage)?;
+    let resolved = corera_trace_ingest::priority::resolve(&mut parsed.trace, &schedule, priorities)?;
     let (mut graph, graph_warnings) = TaskGraph::from_schedule(&parsed.trace, &schedule)?;
     for (t, source) in graph.tasks.iter_mut().zip(&resolved.source) {
         t.priority_source = *source;

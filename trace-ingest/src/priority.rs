@@ -26,6 +26,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::{EventKind, PriorityOrder, Schedule, TaskId, TaskKind, Trace, Warning};
 
+/// A `--priority` override naming a task the trace does not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "--priority {task}={priority}: there is no task `{task}` in the trace; `corera graph TRACE` lists the task names"
+)]
+pub struct UnknownPriorityTask {
+    /// The name given.
+    pub task: String,
+    /// The priority given.
+    pub priority: i32,
+}
+
 /// Tasks a recorder adds to the system it records, by name, with what its
 /// documentation gives as their priority: where the recording lost their
 /// creation, they take it rather than a place inferred from what they did.
@@ -410,7 +422,11 @@ impl Priorities {
 ///
 /// # Errors
 /// An override names a task the trace does not have.
-pub fn resolve(trace: &mut Trace, schedule: &Schedule, overrides: &[PriorityOverride]) -> Result<Priorities, String> {
+pub fn resolve(
+    trace: &mut Trace,
+    schedule: &Schedule,
+    overrides: &[PriorityOverride],
+) -> Result<Priorities, UnknownPriorityTask> {
     let inference = infer(trace, schedule);
     let mut warnings = Vec::new();
     let schedulable = |k: TaskKind| k == TaskKind::Task;
@@ -465,10 +481,7 @@ pub fn resolve(trace: &mut Trace, schedule: &Schedule, overrides: &[PriorityOver
     }
     for o in overrides {
         let Some(i) = trace.tasks.iter().position(|t| t.name == o.task) else {
-            return Err(format!(
-                "--priority {}={}: there is no task `{}` in the trace; `corera graph TRACE` lists the task names",
-                o.task, o.priority, o.task
-            ));
+            return Err(UnknownPriorityTask { task: o.task.clone(), priority: o.priority });
         };
         trace.tasks[i].priority = Some(o.priority);
         source[i] = PrioritySource::Override;

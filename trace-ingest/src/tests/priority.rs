@@ -55,7 +55,8 @@ fn resolve_fills_in_marks_sources_and_applies_overrides() {
     assert!(by_name("Hi").0 > by_name("Lo").0);
     let bad = [PriorityOverride { task: "Nope".into(), priority: 1 }];
     let err = resolve(&mut p.trace, &s, &bad).unwrap_err();
-    assert!(err.contains("no task `Nope`"), "{err}");
+    assert_eq!(err, crate::priority::UnknownPriorityTask { task: "Nope".into(), priority: 1 });
+    assert!(err.to_string().contains("no task `Nope`"), "{err}");
 }
 
 #[test]
