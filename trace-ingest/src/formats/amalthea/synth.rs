@@ -71,33 +71,9 @@ impl Model {
 
     pub(super) fn synthesise(mut self, options: &ModelOptions) -> Result<Parsed, Failure> {
         let mut warnings = Vec::new();
-        let mut warn = |message: String| warnings.push(Warning { line: None, message });
-        let reference = self.reference().unwrap_or("").to_string();
-        // Speeds of the definitions relative to the reference.
-        let mut all_ticks = Vec::new();
-        for r in &self.runnables {
-            self.ticks_of(&r.steps, &mut all_ticks, 0);
-        }
-        for t in &self.tasks {
-            self.ticks_of(&t.steps, &mut all_ticks, 0);
-        }
         let mode = options.ticks;
-        let speed_of = |d: &str| -> f64 {
-            let (mut on_ref, mut on_d) = (0.0, 0.0);
-            for t in &all_ticks {
-                if let (Some(a), Some(b)) = (self.exec_on(t, &reference, mode), self.exec_on(t, d, mode)) {
-                    on_ref += a;
-                    on_d += b;
-                }
-            }
-            if on_ref > 0.0 && on_d > 0.0 { on_ref / on_d } else { 1.0 }
-        };
-        let speeds: HashMap<String, f64> =
-            self.definitions.iter().map(|d| (d.name.clone(), speed_of(&d.name))).collect();
-        for c in &mut self.cores {
-            c.speed = speeds.get(&c.definition).copied().unwrap_or(1.0);
-        }
-        // Per task: the definitions every one of its ticks has a value for.
+        let (reference, speeds) = self.set_speeds(mode);
+        // Per task: every `Ticks` it executes.
         let task_ticks: Vec<Vec<Ticks>> = self
             .tasks
             .iter()
@@ -107,7 +83,6 @@ impl Model {
                 v
             })
             .collect();
-        let runs_on = |i: usize, d: &str| task_ticks[i].iter().all(|t| t.on(d).is_some());
         // The ns a `Ticks` takes in the synthesised recording: on the
         // reference, else on a definition it has, scaled to the reference.
         let exec_ns = |t: &Ticks| -> u64 {
@@ -118,226 +93,11 @@ impl Model {
             let e = self.exec_on(t, &d, mode).unwrap_or(0.0) * speeds.get(&d).copied().unwrap_or(1.0);
             e.round() as u64
         };
-        // Releases.
-        let periods: Vec<u64> = self
-            .tasks
-            .iter()
-            .flat_map(|t| t.stimuli.iter())
-            .filter_map(|s| match self.stimuli.get(s) {
-                Some(Stimulus::Periodic { period, offset }) => Some(period + offset),
-                _ => None,
-            })
-            .collect();
-        let hyper = periods.iter().fold(1u64, |acc, &p| {
-            let g = gcd(acc, p);
-            (acc / g).saturating_mul(p)
-        });
-        let horizon = match options.horizon_ns {
-            Some(h) => h,
-            None if hyper > MAX_HORIZON_NS || periods.is_empty() => {
-                warn(format!(
-                    "the hyperperiod of the model's periodic stimuli is {}; jobs are generated over {} s (set --horizon)",
-                    if periods.is_empty() { "undefined".to_string() } else { format!("{:.3} s", hyper as f64 / 1e9) },
-                    MAX_HORIZON_NS / 1_000_000_000
-                ));
-                MAX_HORIZON_NS
-            }
-            None => hyper,
-        };
-        let too_many = |what: String| {
-            (
-                1,
-                ParseErrorKind::expected(
-                    format!(
-                        "at most {MAX_JOBS} jobs and {MAX_EVENTS} events over the horizon (shorten it with --horizon)"
-                    ),
-                    &what,
-                ),
-            )
-        };
-        let jobs: u64 = self
-            .tasks
-            .iter()
-            .flat_map(|t| t.stimuli.iter())
-            .filter_map(|s| match self.stimuli.get(s) {
-                Some(Stimulus::Periodic { period, offset }) => Some(horizon.saturating_sub(*offset).div_ceil(*period)),
-                _ => None,
-            })
-            .sum();
-        if jobs > MAX_JOBS {
-            return Err(too_many(format!("{jobs} periodic releases over {:.3} s", horizon as f64 / 1e9)));
-        }
-        let mut unsupported: BTreeMap<String, u64> = BTreeMap::new();
-        let mut releases: Vec<(u64, usize)> = Vec::new();
-        let mut triggered: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, t) in self.tasks.iter().enumerate() {
-            if t.stimuli.is_empty() {
-                *unsupported.entry("tasks without a stimulus (never released)".into()).or_default() += 1;
-            }
-            for s in &t.stimuli {
-                match self.stimuli.get(s) {
-                    Some(Stimulus::Periodic { period, offset }) => {
-                        let mut at = *offset;
-                        while at < horizon {
-                            releases.push((at, i));
-                            at += period;
-                        }
-                    }
-                    Some(Stimulus::Single { at }) if *at < horizon => releases.push((*at, i)),
-                    Some(Stimulus::Single { .. }) => {}
-                    Some(Stimulus::InterProcess) => triggered.entry(s.as_str()).or_default().push(i),
-                    Some(Stimulus::Unsupported(kind)) => {
-                        *unsupported
-                            .entry(format!("{kind} stimuli (their tasks are not released by them)"))
-                            .or_default() += 1;
-                    }
-                    None => {
-                        *unsupported.entry(format!("stimulus references to undefined stimuli (`{s}`)")).or_default() +=
-                            1;
-                    }
-                }
-            }
-        }
-        // The trace.
-        let mut trace = Trace::new(Clock::Ns);
-        trace.queued_activations = true;
-        for t in &self.tasks {
-            trace.tasks.push(Task { name: t.name.clone(), kind: TaskKind::Task, priority: t.priority, handle: 0 });
-        }
-        for (i, t) in trace.tasks.iter_mut().enumerate() {
-            t.handle = i as u64;
-        }
-        for (name, _) in &self.labels {
-            trace.objects.push(Object { name: name.clone(), kind: ObjectKind::Label });
-        }
-        let mut event_objects: HashMap<String, u32> = HashMap::new();
-        let mut sim = Sim {
-            model: &self,
-            exec_ns: &exec_ns,
-            lanes: vec![Lane::default(); self.tasks.len()],
-            heap: BinaryHeap::new(),
-            seq: 0,
-            events: Vec::new(),
-            label_writer: vec![NONE; self.labels.len()],
-            runnable_use: BTreeMap::new(),
-            triggered: &triggered,
-            event_objects: &mut event_objects,
-            objects: &mut trace.objects,
-            unknown_triggers: 0,
-        };
-        for (at, i) in releases {
-            sim.push(at, Wake::Release(i));
-        }
-        if !sim.run(horizon) {
-            return Err(too_many(format!("more than {MAX_EVENTS} events: triggers without end?")));
-        }
-        let backlog = sim.close(horizon);
-        let unknown_triggers = sim.unknown_triggers;
-        let events = std::mem::take(&mut sim.events);
-        let runnable_use = std::mem::take(&mut sim.runnable_use);
-        drop(sim);
-        if unknown_triggers > 0 {
-            unsupported.insert("inter-process triggers of stimuli that activate no task".into(), unknown_triggers);
-        }
-        for e in events {
-            trace.events.push(e);
-        }
-        let behind: Vec<String> = backlog
-            .iter()
-            .enumerate()
-            .filter(|&(_, &n)| n > 0)
-            .map(|(i, n)| format!("`{}` ({n} activations not started)", self.tasks[i].name))
-            .collect();
-        if !behind.is_empty() {
-            warn(format!(
-                "at the {:.3} s horizon some tasks had activations their own core (of the reference definition) \
-                 had not started, as earlier jobs were still running or waiting: {}; their load is what ran by the \
-                 horizon, the load per core type gives their demand",
-                horizon as f64 / 1e9,
-                behind.join(", ")
-            ));
-        }
-        for ((task, runnable), (calls, exec)) in runnable_use {
-            trace.runnables.push(RunnableUse {
-                task: task as u32,
-                name: self.runnables[runnable].name.clone(),
-                calls,
-                exec_ns: exec,
-            });
-        }
-        // Model facts for the placement and the report.
-        let core_ids = |pred: &dyn Fn(&ModelCore) -> bool| -> Vec<u16> {
-            self.cores.iter().enumerate().filter(|(_, c)| pred(c)).map(|(i, _)| i as u16).collect()
-        };
-        let jobs_of =
-            |i: usize| trace.events.iter().filter(|e| e.task as usize == i && e.kind == EventKind::Ready).count();
-        let mut allowed = Vec::new();
-        let mut mapping = Vec::new();
-        for (i, t) in self.tasks.iter().enumerate() {
-            let mut cores = core_ids(&|c| runs_on(i, &c.definition));
-            if cores.is_empty() {
-                warn(format!(
-                    "task `{}` (line {}): no processing unit has ticks for all its runnables; it may run anywhere",
-                    t.name, t.line
-                ));
-                cores = core_ids(&|_| true);
-            }
-            let allocation = self.task_scheduler.iter().find(|(task, ..)| *task == t.name);
-            if let Some((_, scheduler, affinity)) = allocation {
-                let responsible: Vec<u16> =
-                    self.schedulers.iter().find(|s| s.name == *scheduler).map(|s| s.cores.clone()).unwrap_or_default();
-                let both: Vec<u16> = cores.iter().copied().filter(|c| responsible.contains(c)).collect();
-                if !responsible.is_empty() && both.is_empty() {
-                    warn(format!(
-                        "task `{}` is allocated to scheduler `{scheduler}`, whose cores cannot run it; its allocation is ignored",
-                        t.name
-                    ));
-                } else if !both.is_empty() {
-                    cores = both;
-                }
-                let inside: Vec<u16> = affinity.iter().copied().filter(|c| cores.contains(c)).collect();
-                let mapped = match (affinity.is_empty(), inside.is_empty()) {
-                    (true, _) => cores.clone(),
-                    (false, false) => inside,
-                    (false, true) => {
-                        let names: Vec<&str> =
-                            affinity.iter().map(|&a| self.cores[usize::from(a)].name.as_str()).collect();
-                        warn(format!(
-                            "task `{}`: its affinity `{}` is not among the cores of scheduler `{scheduler}`; the model's mapping puts it on {}",
-                            t.name,
-                            names.join(" "),
-                            self.cores[usize::from(cores[0])].name
-                        ));
-                        vec![cores[0]]
-                    }
-                };
-                if !mapped.is_empty() {
-                    mapping.push((t.name.clone(), mapped));
-                }
-            }
-            if cores.len() < self.cores.len() {
-                allowed.push((t.name.clone(), cores));
-            }
-        }
-        let definitions = self
-            .definitions
-            .iter()
-            .map(|d| {
-                let units = self.cores.iter().filter(|c| c.definition == d.name).count();
-                let mut load = 0.0;
-                let mut tasks = 0;
-                for (i, ticks) in task_ticks.iter().enumerate() {
-                    if !runs_on(i, &d.name) || ticks.is_empty() {
-                        continue;
-                    }
-                    tasks += 1;
-                    let per_job: f64 = ticks.iter().filter_map(|t| self.exec_on(t, &d.name, mode)).sum();
-                    load += per_job * jobs_of(i) as f64 / horizon.max(1) as f64;
-                }
-                DefinitionLoad { name: d.name.clone(), pu_type: d.pu_type.clone(), cores: units, tasks, load }
-            })
-            .filter(|d| d.cores > 0)
-            .collect();
+        let horizon = self.horizon(options, &mut warnings);
+        let mut releases = self.releases(horizon)?;
+        let trace = self.run(horizon, &exec_ns, &mut releases, &mut warnings)?;
+        let (allowed, mapping) = self.hardware(&task_ticks, &mut warnings);
+        let definitions = self.definition_loads(&task_ticks, &trace, horizon, mode);
         let info = ModelInfo {
             version: self.version.clone(),
             cores: self.cores.clone(),
@@ -356,13 +116,357 @@ impl Model {
             ticks: mode,
         };
         let mut ignored = self.ignored.clone();
-        ignored.extend(unsupported);
+        ignored.extend(releases.unsupported);
         if !ignored.is_empty() {
             let list: Vec<String> = ignored.iter().map(|(k, n)| format!("{k} ({n})")).collect();
-            warn(format!("model features corera does not use, ignored: {}", list.join(", ")));
+            warn(&mut warnings, format!("model features corera does not use, ignored: {}", list.join(", ")));
         }
         Ok(Parsed { trace, warnings, source: Default::default(), format: NAME, model: Some(info), notes: Vec::new() })
     }
+
+    /// Each core's speed relative to the reference definition, from the
+    /// runnables that have ticks for both; the reference's name and the
+    /// speed of every definition.
+    fn set_speeds(&mut self, mode: TicksMode) -> (String, HashMap<String, f64>) {
+        let reference = self.reference().unwrap_or("").to_string();
+        let mut all_ticks = Vec::new();
+        for r in &self.runnables {
+            self.ticks_of(&r.steps, &mut all_ticks, 0);
+        }
+        for t in &self.tasks {
+            self.ticks_of(&t.steps, &mut all_ticks, 0);
+        }
+        let speed_of = |d: &str| -> f64 {
+            let (mut on_ref, mut on_d) = (0.0, 0.0);
+            for t in &all_ticks {
+                if let (Some(a), Some(b)) = (self.exec_on(t, &reference, mode), self.exec_on(t, d, mode)) {
+                    on_ref += a;
+                    on_d += b;
+                }
+            }
+            if on_ref > 0.0 && on_d > 0.0 { on_ref / on_d } else { 1.0 }
+        };
+        let speeds: HashMap<String, f64> =
+            self.definitions.iter().map(|d| (d.name.clone(), speed_of(&d.name))).collect();
+        for c in &mut self.cores {
+            c.speed = speeds.get(&c.definition).copied().unwrap_or(1.0);
+        }
+        (reference, speeds)
+    }
+
+    /// The horizon: the one asked for, else the hyperperiod of the
+    /// periodic stimuli, at most [`MAX_HORIZON_NS`] (with a warning).
+    fn horizon(&self, options: &ModelOptions, warnings: &mut Vec<Warning>) -> u64 {
+        let periods: Vec<u64> = self
+            .tasks
+            .iter()
+            .flat_map(|t| t.stimuli.iter())
+            .filter_map(|s| match self.stimuli.get(s) {
+                Some(Stimulus::Periodic { period, offset }) => Some(period + offset),
+                _ => None,
+            })
+            .collect();
+        let hyper = periods.iter().fold(1u64, |acc, &p| {
+            let g = gcd(acc, p);
+            (acc / g).saturating_mul(p)
+        });
+        match options.horizon_ns {
+            Some(h) => h,
+            None if hyper > MAX_HORIZON_NS || periods.is_empty() => {
+                warn(
+                    warnings,
+                    format!(
+                        "the hyperperiod of the model's periodic stimuli is {}; jobs are generated over {} s (set --horizon)",
+                        if periods.is_empty() {
+                            "undefined".to_string()
+                        } else {
+                            format!("{:.3} s", hyper as f64 / 1e9)
+                        },
+                        MAX_HORIZON_NS / 1_000_000_000
+                    ),
+                );
+                MAX_HORIZON_NS
+            }
+            None => hyper,
+        }
+    }
+
+    /// Every timer release over `horizon`, the tasks each inter-process
+    /// stimulus activates, and the stimuli corera does not use.
+    ///
+    /// # Errors
+    /// More than [`MAX_JOBS`] periodic releases.
+    fn releases(&self, horizon: u64) -> Result<Releases<'_>, Failure> {
+        let jobs: u64 = self
+            .tasks
+            .iter()
+            .flat_map(|t| t.stimuli.iter())
+            .filter_map(|s| match self.stimuli.get(s) {
+                Some(Stimulus::Periodic { period, offset }) => Some(horizon.saturating_sub(*offset).div_ceil(*period)),
+                _ => None,
+            })
+            .sum();
+        if jobs > MAX_JOBS {
+            return Err(too_many(format!("{jobs} periodic releases over {:.3} s", horizon as f64 / 1e9)));
+        }
+        let mut out = Releases::default();
+        let mut unused = |what: String| *out.unsupported.entry(what).or_default() += 1;
+        let mut timed = Vec::new();
+        let mut triggered: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, t) in self.tasks.iter().enumerate() {
+            if t.stimuli.is_empty() {
+                unused("tasks without a stimulus (never released)".into());
+            }
+            for s in &t.stimuli {
+                match self.stimuli.get(s) {
+                    Some(Stimulus::Periodic { period, offset }) => {
+                        let mut at = *offset;
+                        while at < horizon {
+                            timed.push((at, i));
+                            at += period;
+                        }
+                    }
+                    Some(Stimulus::Single { at }) if *at < horizon => timed.push((*at, i)),
+                    Some(Stimulus::Single { .. }) => {}
+                    Some(Stimulus::InterProcess) => triggered.entry(s.as_str()).or_default().push(i),
+                    Some(Stimulus::Unsupported(kind)) => {
+                        unused(format!("{kind} stimuli (their tasks are not released by them)"))
+                    }
+                    None => unused(format!("stimulus references to undefined stimuli (`{s}`)")),
+                }
+            }
+        }
+        out.timed = timed;
+        out.triggered = triggered;
+        Ok(out)
+    }
+
+    /// The recording: each task run in a lane of its own from its
+    /// releases until `horizon`, with a warning naming the tasks whose
+    /// activations had not started by then.
+    ///
+    /// # Errors
+    /// More than [`MAX_EVENTS`] events.
+    fn run(
+        &self,
+        horizon: u64,
+        exec_ns: &dyn Fn(&Ticks) -> u64,
+        releases: &mut Releases<'_>,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Trace, Failure> {
+        let mut trace = Trace::new(Clock::Ns);
+        trace.queued_activations = true;
+        for (i, t) in self.tasks.iter().enumerate() {
+            let task = Task { name: t.name.clone(), kind: TaskKind::Task, priority: t.priority, handle: i as u64 };
+            trace.tasks.push(task);
+        }
+        for (name, _) in &self.labels {
+            trace.objects.push(Object { name: name.clone(), kind: ObjectKind::Label });
+        }
+        let mut event_objects: HashMap<String, u32> = HashMap::new();
+        let mut sim = Sim {
+            model: self,
+            exec_ns,
+            lanes: vec![Lane::default(); self.tasks.len()],
+            heap: BinaryHeap::new(),
+            seq: 0,
+            events: Vec::new(),
+            label_writer: vec![NONE; self.labels.len()],
+            runnable_use: BTreeMap::new(),
+            triggered: &releases.triggered,
+            event_objects: &mut event_objects,
+            objects: &mut trace.objects,
+            unknown_triggers: 0,
+        };
+        for &(at, i) in &releases.timed {
+            sim.push(at, Wake::Release(i));
+        }
+        if !sim.run(horizon) {
+            return Err(too_many(format!("more than {MAX_EVENTS} events: triggers without end?")));
+        }
+        let backlog = sim.close(horizon);
+        let unknown_triggers = sim.unknown_triggers;
+        let events = std::mem::take(&mut sim.events);
+        let runnable_use = std::mem::take(&mut sim.runnable_use);
+        drop(sim);
+        if unknown_triggers > 0 {
+            releases
+                .unsupported
+                .insert("inter-process triggers of stimuli that activate no task".into(), unknown_triggers);
+        }
+        for e in events {
+            trace.events.push(e);
+        }
+        let behind: Vec<String> = backlog
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, n)| format!("`{}` ({n} activations not started)", self.tasks[i].name))
+            .collect();
+        if !behind.is_empty() {
+            warn(
+                warnings,
+                format!(
+                    "at the {:.3} s horizon some tasks had activations their own core (of the reference definition) \
+                     had not started, as earlier jobs were still running or waiting: {}; their load is what ran by the \
+                     horizon, the load per core type gives their demand",
+                    horizon as f64 / 1e9,
+                    behind.join(", ")
+                ),
+            );
+        }
+        for ((task, runnable), (calls, exec)) in runnable_use {
+            trace.runnables.push(RunnableUse {
+                task: task as u32,
+                name: self.runnables[runnable].name.clone(),
+                calls,
+                exec_ns: exec,
+            });
+        }
+        Ok(trace)
+    }
+
+    /// Per task, the cores it may run on where not all (those whose
+    /// definition every one of its `task_ticks` has a value for, within
+    /// its scheduler's), and the model's own mapping.
+    fn hardware(&self, task_ticks: &[Vec<Ticks>], warnings: &mut Vec<Warning>) -> (Vec<TaskCores>, Vec<TaskCores>) {
+        let core_ids = |pred: &dyn Fn(&ModelCore) -> bool| -> Vec<u16> {
+            self.cores.iter().enumerate().filter(|(_, c)| pred(c)).map(|(i, _)| i as u16).collect()
+        };
+        let runs_on = |i: usize, d: &str| task_ticks[i].iter().all(|t| t.on(d).is_some());
+        let mut allowed = Vec::new();
+        let mut mapping = Vec::new();
+        for (i, t) in self.tasks.iter().enumerate() {
+            let mut cores = core_ids(&|c| runs_on(i, &c.definition));
+            if cores.is_empty() {
+                warn(
+                    warnings,
+                    format!(
+                        "task `{}` (line {}): no processing unit has ticks for all its runnables; it may run anywhere",
+                        t.name, t.line
+                    ),
+                );
+                cores = core_ids(&|_| true);
+            }
+            if let Some((_, scheduler, affinity)) = self.task_scheduler.iter().find(|(task, ..)| *task == t.name) {
+                let responsible: Vec<u16> =
+                    self.schedulers.iter().find(|s| s.name == *scheduler).map(|s| s.cores.clone()).unwrap_or_default();
+                let both: Vec<u16> = cores.iter().copied().filter(|c| responsible.contains(c)).collect();
+                if !responsible.is_empty() && both.is_empty() {
+                    warn(
+                        warnings,
+                        format!(
+                            "task `{}` is allocated to scheduler `{scheduler}`, whose cores cannot run it; its allocation is ignored",
+                            t.name
+                        ),
+                    );
+                } else if !both.is_empty() {
+                    cores = both;
+                }
+                let mapped = self.affinity_within(&t.name, scheduler, affinity, &cores, warnings);
+                if !mapped.is_empty() {
+                    mapping.push((t.name.clone(), mapped));
+                }
+            }
+            if cores.len() < self.cores.len() {
+                allowed.push((t.name.clone(), cores));
+            }
+        }
+        (allowed, mapping)
+    }
+
+    /// The cores of task `task`'s `affinity` among the `cores` it may use
+    /// under `scheduler` (all of them without an affinity; the first, with
+    /// a warning, when none of its affinity is among them).
+    fn affinity_within(
+        &self,
+        task: &str,
+        scheduler: &str,
+        affinity: &[u16],
+        cores: &[u16],
+        warnings: &mut Vec<Warning>,
+    ) -> Vec<u16> {
+        let inside: Vec<u16> = affinity.iter().copied().filter(|c| cores.contains(c)).collect();
+        match (affinity.is_empty(), inside.is_empty()) {
+            (true, _) => cores.to_vec(),
+            (false, false) => inside,
+            (false, true) => {
+                let names: Vec<&str> = affinity.iter().map(|&a| self.cores[usize::from(a)].name.as_str()).collect();
+                warn(
+                    warnings,
+                    format!(
+                        "task `{task}`: its affinity `{}` is not among the cores of scheduler `{scheduler}`; the model's mapping puts it on {}",
+                        names.join(" "),
+                        self.cores[usize::from(cores[0])].name
+                    ),
+                );
+                vec![cores[0]]
+            }
+        }
+    }
+
+    /// The load the model puts on each kind of processing unit it has:
+    /// the demand of the tasks that can run on it, in units of one such
+    /// core.
+    fn definition_loads(
+        &self,
+        task_ticks: &[Vec<Ticks>],
+        trace: &Trace,
+        horizon: u64,
+        mode: TicksMode,
+    ) -> Vec<DefinitionLoad> {
+        let runs_on = |i: usize, d: &str| task_ticks[i].iter().all(|t| t.on(d).is_some());
+        let jobs_of =
+            |i: usize| trace.events.iter().filter(|e| e.task as usize == i && e.kind == EventKind::Ready).count();
+        self.definitions
+            .iter()
+            .map(|d| {
+                let units = self.cores.iter().filter(|c| c.definition == d.name).count();
+                let mut load = 0.0;
+                let mut tasks = 0;
+                for (i, ticks) in task_ticks.iter().enumerate() {
+                    if !runs_on(i, &d.name) || ticks.is_empty() {
+                        continue;
+                    }
+                    tasks += 1;
+                    let per_job: f64 = ticks.iter().filter_map(|t| self.exec_on(t, &d.name, mode)).sum();
+                    load += per_job * jobs_of(i) as f64 / horizon.max(1) as f64;
+                }
+                DefinitionLoad { name: d.name.clone(), pu_type: d.pu_type.clone(), cores: units, tasks, load }
+            })
+            .filter(|d| d.cores > 0)
+            .collect()
+    }
+}
+
+/// A task's name and some of the model's cores.
+type TaskCores = (String, Vec<u16>);
+
+/// A model's releases over the horizon.
+#[derive(Default)]
+struct Releases<'a> {
+    /// Timer releases: time, task.
+    timed: Vec<(u64, usize)>,
+    /// The tasks each inter-process stimulus activates.
+    triggered: HashMap<&'a str, Vec<usize>>,
+    /// Stimuli and triggers corera does not use, counted by kind.
+    unsupported: BTreeMap<String, u64>,
+}
+
+/// A warning about the model as a whole.
+fn warn(warnings: &mut Vec<Warning>, message: String) {
+    warnings.push(Warning { line: None, message });
+}
+
+/// The error of a model that would release too much (`what`).
+fn too_many(what: String) -> Failure {
+    (
+        1,
+        ParseErrorKind::expected(
+            format!("at most {MAX_JOBS} jobs and {MAX_EVENTS} events over the horizon (shorten it with --horizon)"),
+            &what,
+        ),
+    )
 }
 
 pub(super) fn gcd(a: u64, b: u64) -> u64 {
