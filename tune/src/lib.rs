@@ -64,20 +64,20 @@
 mod break_even;
 mod candidate;
 mod certificate;
+mod explore;
 mod input;
 mod recommend;
 mod score;
-mod search;
 mod setups;
 pub mod surrogate;
 
 pub use break_even::{BreakEven, break_even};
 pub use candidate::{Candidate, FrontPoint, Origin};
 pub use certificate::{Certificate, Neighbourhood, Proof};
-pub use input::TimingInput;
-pub use recommend::{SETUPS, setup_help};
-pub use score::{CLOSE, Score, describe, describe_secondary, span, spearman};
-pub use search::{
+pub use explore::{
     AUTO_BUDGET, EXACT_LIMIT, TimingOptions, TimingSolution, TuneProgress, TuneProgressFn, auto_budget, tune,
 };
+pub use input::TimingInput;
+pub use recommend::{RECOMMENDABLE, setup_help};
+pub use score::{CLOSE, Score, describe, describe_secondary, span, spearman};
 pub use setups::Setups;

@@ -11,7 +11,7 @@ use crate::{Candidate, Score, TimingSolution, describe, describe_secondary};
 /// The set-ups a recommendation chooses among, simplest first: one core
 /// per task ([`Policy::Amp`]), global SMP within the constraints
 /// ([`Policy::Smp`]), affinity masks ([`Policy::Masks`]).
-pub const SETUPS: [Policy; 3] = [Policy::Amp, Policy::Smp, Policy::Masks];
+pub const RECOMMENDABLE: [Policy; 3] = [Policy::Amp, Policy::Smp, Policy::Masks];
 
 /// What a set-up means, for people.
 pub fn setup_help(policy: Policy) -> &'static str {

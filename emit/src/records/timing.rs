@@ -30,7 +30,7 @@ impl Value {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecommendationRecord {
     /// `amp` (one core per task), `smp` or `masks` (some tasks float): a
-    /// [`Policy`] name, one of [`corera_tune::SETUPS`].
+    /// [`Policy`] name, one of [`corera_tune::RECOMMENDABLE`].
     pub setup: String,
     /// Why, in a sentence.
     pub reason: String,
@@ -54,7 +54,7 @@ pub struct RecommendationRecord {
 /// name itself when it is not one.
 pub fn setup_text(name: &str) -> &str {
     let help: fn(Policy) -> &'static str = corera_tune::setup_help;
-    corera_tune::SETUPS.into_iter().find(|p| p.name() == name).map_or(name, help)
+    corera_tune::RECOMMENDABLE.into_iter().find(|p| p.name() == name).map_or(name, help)
 }
 
 /// What is proven about a placement the timing search found.

@@ -167,7 +167,7 @@ impl<'a> Judge<'a> {
         // them to other threads costs more than it saves (measured on the
         // Juno sample: 4.7 s in turn, 6.3 s on two threads). Either way
         // the answers are the same.
-        let fresh: Vec<(usize, Judged)> = if crate::search::replay_estimate_ns(self.input) < PARALLEL_FROM_NS {
+        let fresh: Vec<(usize, Judged)> = if crate::explore::replay_estimate_ns(self.input) < PARALLEL_FROM_NS {
             todo.iter().map(one).collect()
         } else {
             todo.par_iter().map(one).collect()
