@@ -121,123 +121,7 @@ impl Inference {
 /// rate-monotonic fallback.
 pub fn infer(trace: &Trace, schedule: &Schedule) -> Inference {
     let n = trace.tasks.len();
-    let eligible = |t: usize| trace.tasks[t].kind == TaskKind::Task;
-    let mut counts: std::collections::BTreeMap<(TaskId, TaskId), (u64, u64)> = Default::default();
-    // Per task: running, or ready since (and on which core).
-    let mut running = vec![false; n];
-    let mut ready: Vec<Option<(u64, u16)>> = vec![None; n];
-    // Per core: the last switch-in and the last preemption (task, time).
-    let mut last_in: Vec<Option<(usize, u64)>> = vec![None; usize::from(u16::MAX) + 1];
-    let mut last_out: Vec<Option<(usize, u64)>> = vec![None; usize::from(u16::MAX) + 1];
-    // Pass-overs seen at `pending_at`: (chosen, passed over, ready since),
-    // counted once the instant is over if the passed-over task is still
-    // waiting (not switched in elsewhere at the same instant, which a trace
-    // that does not say where a task became ready cannot tell apart).
-    let mut pending: Vec<(usize, usize, u64)> = Vec::new();
-    let mut pending_at = 0;
-    // Ticks kept: (when to check, the core, the task running through the
-    // tick, the task waiting, ready since).
-    let tick = trace.tick.as_ref().filter(|t| t.period_ns > 0).map(|t| (t.period_ns, t.at_ns % t.period_ns));
-    let mut next_tick = tick.map_or(u64::MAX, |(p, at)| {
-        let start = trace.start();
-        if start <= at { at } else { start + p - (start - at) % p }
-    });
-    let mut kept: Vec<(u64, usize, usize, usize, u64)> = Vec::new();
-    for e in &trace.events {
-        let t = e.task as usize;
-        let core = usize::from(e.core);
-        // Ticks up to this event: note who runs through each and who waits.
-        while next_tick <= e.time
-            && let Some((period, _)) = tick
-        {
-            for (c, last) in last_in.iter().enumerate().take(64) {
-                let Some((b, since_in)) = *last else { continue };
-                if !running[b] || !eligible(b) || since_in > next_tick {
-                    continue;
-                }
-                for (x, r) in ready.iter().enumerate() {
-                    if let Some((since, rc)) = *r
-                        && usize::from(rc) == c
-                        && since < next_tick
-                        && x != b
-                        && eligible(x)
-                    {
-                        kept.push((next_tick + period / 2, c, b, x, since));
-                    }
-                }
-            }
-            next_tick += period;
-        }
-        kept.retain(|&(check, c, b, x, since)| {
-            if check > e.time {
-                return true;
-            }
-            let b_ran_on = last_in[c].is_some_and(|(r, at)| r == b && at + tick.map_or(0, |t| t.0) / 2 <= check);
-            if running[b] && b_ran_on && ready[x].is_some_and(|(s, _)| s == since) {
-                counts.entry((b as TaskId, x as TaskId)).or_default().1 += 1;
-            }
-            false
-        });
-        if e.time > pending_at {
-            for (a, x, since) in pending.drain(..) {
-                if ready[x].is_some_and(|(s, _)| s == since) {
-                    counts.entry((a as TaskId, x as TaskId)).or_default().1 += 1;
-                }
-            }
-            pending_at = e.time;
-        }
-        match e.kind {
-            EventKind::Ready if !running[t] && ready[t].is_none() => ready[t] = Some((e.time, e.core)),
-            EventKind::SwitchIn => {
-                if eligible(t) {
-                    if let Some((b, at)) = last_out[core]
-                        && at == e.time
-                        && b != t
-                        && eligible(b)
-                    {
-                        counts.entry((t as TaskId, b as TaskId)).or_default().0 += 1;
-                    }
-                    for (x, r) in ready.iter().enumerate() {
-                        if let Some((since, c)) = *r
-                            && x != t
-                            && c == e.core
-                            && since < e.time
-                            && eligible(x)
-                            && last_out[core].is_none_or(|(b, at)| b != x || at != e.time)
-                        {
-                            pending.push((t, x, since));
-                        }
-                    }
-                }
-                running[t] = true;
-                ready[t] = None;
-                last_in[core] = Some((t, e.time));
-            }
-            EventKind::Preempted => {
-                running[t] = false;
-                ready[t] = Some((e.time, e.core));
-                if let Some((a, at)) = last_in[core]
-                    && at == e.time
-                    && a != t
-                    && eligible(a)
-                    && eligible(t)
-                {
-                    counts.entry((a as TaskId, t as TaskId)).or_default().0 += 1;
-                }
-                last_out[core] = Some((t, e.time));
-            }
-            EventKind::Blocked | EventKind::Finished => {
-                running[t] = false;
-                ready[t] = None;
-            }
-            _ => {}
-        }
-    }
-    for (a, x, since) in pending {
-        if ready[x].is_some_and(|(s, _)| s == since) {
-            counts.entry((a as TaskId, x as TaskId)).or_default().1 += 1;
-        }
-    }
+    let counts = Watch::new(trace).counts();
     let pairs: Vec<Evidence> = counts
         .iter()
         .map(|(&(higher, lower), &(preemptions, passed_over))| Evidence { higher, lower, preemptions, passed_over })
@@ -273,8 +157,23 @@ pub fn infer(trace: &Trace, schedule: &Schedule) -> Inference {
     }
     conflicts.sort();
     conflicts.dedup();
-    // Topological order of the components, most urgent first; among the
-    // free ones, the highest job rate (rate-monotonic), then the name.
+    let priority = levels(trace, schedule, &above, &comp, &members);
+    Inference { pairs, conflicts, priority, pairs_of }
+}
+
+/// Each schedulable task's level: the components of "is above" (`comp`,
+/// their `members`) in topological order, most urgent first; among the
+/// free ones the highest job rate (rate-monotonic), then the name. The
+/// most urgent gets the largest number.
+fn levels(
+    trace: &Trace,
+    schedule: &Schedule,
+    above: &[Vec<usize>],
+    comp: &[usize],
+    members: &[Vec<usize>],
+) -> Vec<Option<i32>> {
+    let eligible = |t: usize| trace.tasks[t].kind == TaskKind::Task;
+    let groups = members.len();
     let rate = |t: usize| schedule.tasks.get(t).map_or(0, |s| s.jobs.len());
     let mut indegree = vec![0usize; groups];
     let mut edges: Vec<Vec<usize>> = vec![Vec::new(); groups];
@@ -304,7 +203,7 @@ pub fn infer(trace: &Trace, schedule: &Schedule) -> Inference {
         }
     }
     let eligible_groups: Vec<usize> = order.into_iter().filter(|&c| members[c].iter().any(|&t| eligible(t))).collect();
-    let mut priority = vec![None; n];
+    let mut priority = vec![None; trace.tasks.len()];
     let levels = eligible_groups.len() as i32;
     for (rank, &c) in eligible_groups.iter().enumerate() {
         for &t in &members[c] {
@@ -313,7 +212,179 @@ pub fn infer(trace: &Trace, schedule: &Schedule) -> Inference {
             }
         }
     }
-    Inference { pairs, conflicts, priority, pairs_of }
+    priority
+}
+
+/// The scan of a trace for priority evidence: per pair of tasks (higher,
+/// lower), the preemptions and the pass-overs it shows.
+struct Watch<'a> {
+    trace: &'a Trace,
+    counts: std::collections::BTreeMap<(TaskId, TaskId), (u64, u64)>,
+    /// Per task: running, or ready since (and on which core).
+    running: Vec<bool>,
+    ready: Vec<Option<(u64, u16)>>,
+    /// Per core: the last switch-in and the last preemption (task, time).
+    last_in: Vec<Option<(usize, u64)>>,
+    last_out: Vec<Option<(usize, u64)>>,
+    /// Pass-overs seen at `pending_at`: (chosen, passed over, ready since),
+    /// counted once the instant is over if the passed-over task is still
+    /// waiting (not switched in elsewhere at the same instant, which a
+    /// trace that does not say where a task became ready cannot tell
+    /// apart).
+    pending: Vec<(usize, usize, u64)>,
+    pending_at: u64,
+    /// The tick (period, phase), and the next one.
+    tick: Option<(u64, u64)>,
+    next_tick: u64,
+    /// Ticks kept: (when to check, the core, the task running through the
+    /// tick, the task waiting, ready since).
+    kept: Vec<(u64, usize, usize, usize, u64)>,
+}
+
+impl<'a> Watch<'a> {
+    fn new(trace: &'a Trace) -> Watch<'a> {
+        let n = trace.tasks.len();
+        let tick = trace.tick.as_ref().filter(|t| t.period_ns > 0).map(|t| (t.period_ns, t.at_ns % t.period_ns));
+        let next_tick = tick.map_or(u64::MAX, |(p, at)| {
+            let start = trace.start();
+            if start <= at { at } else { start + p - (start - at) % p }
+        });
+        Watch {
+            trace,
+            counts: Default::default(),
+            running: vec![false; n],
+            ready: vec![None; n],
+            last_in: vec![None; usize::from(u16::MAX) + 1],
+            last_out: vec![None; usize::from(u16::MAX) + 1],
+            pending: Vec::new(),
+            pending_at: 0,
+            tick,
+            next_tick,
+            kept: Vec::new(),
+        }
+    }
+
+    fn eligible(&self, t: usize) -> bool {
+        self.trace.tasks[t].kind == TaskKind::Task
+    }
+
+    /// The evidence of the whole trace.
+    fn counts(mut self) -> std::collections::BTreeMap<(TaskId, TaskId), (u64, u64)> {
+        for e in &self.trace.events {
+            self.ticks_until(e.time);
+            self.settle(e.time);
+            self.event(e.task as usize, e.core, e.kind, e.time);
+        }
+        for (a, x, since) in std::mem::take(&mut self.pending) {
+            if self.ready[x].is_some_and(|(s, _)| s == since) {
+                self.counts.entry((a as TaskId, x as TaskId)).or_default().1 += 1;
+            }
+        }
+        self.counts
+    }
+
+    /// Ticks up to `now`: who runs through each and who waits; then the
+    /// kept ticks whose check is due.
+    fn ticks_until(&mut self, now: u64) {
+        while self.next_tick <= now
+            && let Some((period, _)) = self.tick
+        {
+            for c in 0..64 {
+                let Some((b, since_in)) = self.last_in[c] else { continue };
+                if !self.running[b] || !self.eligible(b) || since_in > self.next_tick {
+                    continue;
+                }
+                for x in 0..self.ready.len() {
+                    if let Some((since, rc)) = self.ready[x]
+                        && usize::from(rc) == c
+                        && since < self.next_tick
+                        && x != b
+                        && self.eligible(x)
+                    {
+                        self.kept.push((self.next_tick + period / 2, c, b, x, since));
+                    }
+                }
+            }
+            self.next_tick += period;
+        }
+        let half = self.tick.map_or(0, |t| t.0) / 2;
+        let (running, ready, last_in, counts) = (&self.running, &self.ready, &self.last_in, &mut self.counts);
+        self.kept.retain(|&(check, c, b, x, since)| {
+            if check > now {
+                return true;
+            }
+            let b_ran_on = last_in[c].is_some_and(|(r, at)| r == b && at + half <= check);
+            if running[b] && b_ran_on && ready[x].is_some_and(|(s, _)| s == since) {
+                counts.entry((b as TaskId, x as TaskId)).or_default().1 += 1;
+            }
+            false
+        });
+    }
+
+    /// Once an instant is over, the pass-overs seen at it whose task is
+    /// still waiting.
+    fn settle(&mut self, now: u64) {
+        if now > self.pending_at {
+            for (a, x, since) in std::mem::take(&mut self.pending) {
+                if self.ready[x].is_some_and(|(s, _)| s == since) {
+                    self.counts.entry((a as TaskId, x as TaskId)).or_default().1 += 1;
+                }
+            }
+            self.pending_at = now;
+        }
+    }
+
+    /// One event: the states it changes, and the preemptions and
+    /// pass-overs it shows.
+    fn event(&mut self, t: usize, at_core: u16, kind: EventKind, time: u64) {
+        let core = usize::from(at_core);
+        match kind {
+            EventKind::Ready if !self.running[t] && self.ready[t].is_none() => self.ready[t] = Some((time, at_core)),
+            EventKind::SwitchIn => {
+                if self.eligible(t) {
+                    if let Some((b, at)) = self.last_out[core]
+                        && at == time
+                        && b != t
+                        && self.eligible(b)
+                    {
+                        self.counts.entry((t as TaskId, b as TaskId)).or_default().0 += 1;
+                    }
+                    for x in 0..self.ready.len() {
+                        if let Some((since, c)) = self.ready[x]
+                            && x != t
+                            && c == at_core
+                            && since < time
+                            && self.eligible(x)
+                            && self.last_out[core].is_none_or(|(b, at)| b != x || at != time)
+                        {
+                            self.pending.push((t, x, since));
+                        }
+                    }
+                }
+                self.running[t] = true;
+                self.ready[t] = None;
+                self.last_in[core] = Some((t, time));
+            }
+            EventKind::Preempted => {
+                self.running[t] = false;
+                self.ready[t] = Some((time, at_core));
+                if let Some((a, at)) = self.last_in[core]
+                    && at == time
+                    && a != t
+                    && self.eligible(a)
+                    && self.eligible(t)
+                {
+                    self.counts.entry((a as TaskId, t as TaskId)).or_default().0 += 1;
+                }
+                self.last_out[core] = Some((t, time));
+            }
+            EventKind::Blocked | EventKind::Finished => {
+                self.running[t] = false;
+                self.ready[t] = None;
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Tarjan's strongly connected components; returns each node's component.
