@@ -27,7 +27,8 @@
 //! assert_eq!((placement[0].task.as_str(), placement[0].core), ("Motor", 1));
 //! // An old file is refused with the reason.
 //! let old = corera_emit::read_placement(r#"{"schema_version": 2, "placement": []}"#).unwrap_err();
-//! assert!(old.contains("older corera"));
+//! assert!(matches!(old, corera_emit::RecordError::Schema { found: Some(2) }));
+//! assert!(old.to_string().contains("older corera"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -51,7 +52,9 @@ pub use diff::{DiffRecord, DiffRow, diff, diff_text};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::{HtmlReport, timeline_page};
 pub use json::{Json, to_json};
-pub use records::{Analysis, MAX_SEGMENTS_PER_LANE, Results, SCHEMA_VERSION, read_analysis, read_placement};
+pub use records::{
+    Analysis, MAX_SEGMENTS_PER_LANE, RecordError, Results, SCHEMA_VERSION, read_analysis, read_placement,
+};
 pub use simulate::{SimulateRun, simulate_text};
 pub use summary::{
     CoreLine, chains_text, core_lines, deadlock_note, fidelity_caution, fidelity_line, fidelity_table, summary,

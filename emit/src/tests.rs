@@ -113,3 +113,29 @@ fn a_warning_without_a_line_is_written_as_line_0() {
     assert_eq!(back, [general, at]);
     assert_eq!(back[1].to_string(), "line 7: about line 7");
 }
+
+/// A saved analysis whose timeline names a task it does not have is
+/// refused on reading, naming the timeline, rather than drawn wrong.
+#[test]
+fn a_timeline_naming_a_missing_task_is_refused_on_reading() {
+    use crate::timeline::{Pick, Run, TimelineRecord};
+    let mut analysis = with_report(Clone::clone);
+    analysis.replay.tasks = vec!["A".into(), "B".into()];
+    let run = Run {
+        label: "r".into(),
+        recorded: false,
+        cores: 1,
+        segments: vec![corera_replay::Segment { core: 0, task: 1, start_ns: 0, end_ns: 10 }],
+        ready: vec![(0, 0, 10)],
+        flows: &[],
+        chains: Vec::new(),
+    };
+    analysis.replay.timeline = Some(TimelineRecord::new(&[run], vec![], &[], Pick::Given([0, 10])));
+    let text = String::from_utf8(Json.emit(&analysis)).unwrap();
+    assert!(read_analysis(&text).is_ok(), "a whole timeline reads back");
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["replay"]["timeline"]["rows"][0]["lanes"][0][2] = serde_json::json!(7);
+    let e = read_analysis(&v.to_string()).unwrap_err();
+    assert!(matches!(e, crate::RecordError::OutOfRange(_)), "{e}");
+    assert!(e.to_string().contains("replay.timeline"), "{e}");
+}

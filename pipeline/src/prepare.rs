@@ -326,7 +326,7 @@ pub fn platform(options: &Options) -> Result<Platform> {
 pub fn read_placement(file: &Path, problem: &Problem, platform: &Platform) -> Result<(Vec<u16>, Option<Vec<CoreSet>>)> {
     let text = read_file(file, "read placement file")?;
     let bad = |what: String| usage(format!("placement file `{}`: {what}", file.display()));
-    let list = corera_emit::read_placement(&text).map_err(bad)?;
+    let list = corera_emit::read_placement(&text).map_err(|e| bad(e.to_string()))?;
     let mut core_of: Vec<Option<u16>> = vec![None; problem.len()];
     let mut masks: Vec<CoreSet> = vec![CoreSet::new(); problem.len()];
     for entry in list {

@@ -299,35 +299,41 @@ impl Analysis {
     ///
     /// # Errors
     /// What is out of range, naming the field.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), RecordError> {
         if self.schema_version != SCHEMA_VERSION {
-            return Err(old_schema(Some(self.schema_version)));
+            return Err(RecordError::Schema { found: Some(self.schema_version) });
         }
+        let out = |what: String| Err(RecordError::OutOfRange(what));
         let cores = self.platform.cores;
         for (i, p) in self.placement.iter().enumerate() {
             if p.core >= cores {
-                return Err(format!("placement[{i}] (`{}`): core {} on a {cores}-core platform", p.task, p.core));
+                return out(format!("placement[{i}] (`{}`): core {} on a {cores}-core platform", p.task, p.core));
             }
             if p.id as usize >= self.graph.tasks.len() {
-                return Err(format!("placement[{i}] (`{}`): task id {} is not in graph.tasks", p.task, p.id));
+                return out(format!("placement[{i}] (`{}`): task id {} is not in graph.tasks", p.task, p.id));
             }
         }
         let n = self.placement.len() as u32;
         if let Some(e) = self.traffic.iter().find(|e| e.0 >= n || e.1 >= n) {
-            return Err(format!("traffic edge [{}, {}, {}] names a task beyond placement", e.0, e.1, e.2));
+            return out(format!("traffic edge [{}, {}, {}] names a task beyond placement", e.0, e.1, e.2));
         }
         let k = usize::from(cores);
         if self.cost.core_load_ns.len() != k
             || self.cost.core_utilisation.len() != k
             || self.cost.core_limit_ns.len() != k
         {
-            return Err(format!("cost lists do not have one entry per core ({k})"));
+            return out(format!("cost lists do not have one entry per core ({k})"));
         }
         let tasks = self.replay.tasks.len() as u64;
         for p in &self.replay.policies {
             if p.lanes.iter().any(|l| l.len() % 3 != 0 || l.chunks(3).any(|s| s[2] >= tasks || s[0] > s[1])) {
-                return Err(format!("replay `{}`: a lane is not start, end, task triples", p.outcome.policy.name()));
+                return out(format!("replay `{}`: a lane is not start, end, task triples", p.outcome.policy.name()));
             }
+        }
+        if let Some(t) = &self.replay.timeline
+            && let Some(what) = t.out_of_range(tasks)
+        {
+            return out(format!("replay.timeline: {what}"));
         }
         Ok(())
     }

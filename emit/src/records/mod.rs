@@ -156,6 +156,27 @@ pub fn placed_tasks(
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrafficEdge(pub u32, pub u32, pub u64);
 
+/// Why a saved record cannot be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Not JSON, or not the record's shape (serde names the line and
+    /// column, and the field).
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// A schema version this corera does not read (or none).
+    #[error("{}", old_schema(*found))]
+    Schema {
+        /// The `schema_version` found.
+        found: Option<u32>,
+    },
+    /// A placement file without a `placement` list.
+    #[error("no `placement` list (a list of {{\"task\": NAME, \"core\": N}})")]
+    NoPlacement,
+    /// A field out of the range the rest of the record gives it.
+    #[error("{0}")]
+    OutOfRange(String),
+}
+
 pub(crate) fn old_schema(found: Option<u32>) -> String {
     match found {
         Some(v) if v < SCHEMA_VERSION => format!(
@@ -178,7 +199,7 @@ pub(crate) fn old_schema(found: Option<u32>) -> String {
 /// # Errors
 /// A message naming the line and column, or the field, that is wrong, or
 /// the schema version found.
-pub fn read_placement(text: &str) -> Result<Vec<PlacedTask>, String> {
+pub fn read_placement(text: &str) -> Result<Vec<PlacedTask>, RecordError> {
     #[derive(Deserialize)]
     struct Version {
         schema_version: Option<u32>,
@@ -187,12 +208,12 @@ pub fn read_placement(text: &str) -> Result<Vec<PlacedTask>, String> {
     struct File {
         placement: Option<Vec<PlacedTask>>,
     }
-    let version: Version = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let version: Version = serde_json::from_str(text)?;
     if !version.schema_version.is_some_and(|v| (PLACEMENT_SINCE..=SCHEMA_VERSION).contains(&v)) {
-        return Err(old_schema(version.schema_version));
+        return Err(RecordError::Schema { found: version.schema_version });
     }
-    let file: File = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    file.placement.ok_or_else(|| "no `placement` list (a list of {\"task\": NAME, \"core\": N})".to_string())
+    let file: File = serde_json::from_str(text)?;
+    file.placement.ok_or(RecordError::NoPlacement)
 }
 
 /// Reads `analysis.json` back and checks it.
@@ -200,16 +221,16 @@ pub fn read_placement(text: &str) -> Result<Vec<PlacedTask>, String> {
 /// # Errors
 /// A message naming the line and column, the field, or the schema version
 /// that is wrong.
-pub fn read_analysis(text: &str) -> Result<Analysis, String> {
+pub fn read_analysis(text: &str) -> Result<Analysis, RecordError> {
     #[derive(Deserialize)]
     struct Version {
         schema_version: Option<u32>,
     }
-    let version: Version = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let version: Version = serde_json::from_str(text)?;
     if version.schema_version != Some(SCHEMA_VERSION) {
-        return Err(old_schema(version.schema_version));
+        return Err(RecordError::Schema { found: version.schema_version });
     }
-    let analysis: Analysis = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let analysis: Analysis = serde_json::from_str(text)?;
     analysis.validate()?;
     Ok(analysis)
 }
@@ -241,7 +262,7 @@ mod tests {
             ("{\"schema_version\": 3,\n \"placement\": [{\"task\": \"A\", \"core\": -1}]}", "line 2 column"),
             ("not json", "expected ident at line 1 column 2"),
         ] {
-            let e = read_placement(text).unwrap_err();
+            let e = read_placement(text).unwrap_err().to_string();
             assert!(e.contains(want), "{text}: {e}");
         }
     }

@@ -251,6 +251,34 @@ impl TimelineRecord {
     }
 }
 
+impl TimelineRecord {
+    /// What in it names a task beyond `tasks` or is not whole tuples,
+    /// when something does (a hand-edited `analysis.json`).
+    pub fn out_of_range(&self, tasks: u64) -> Option<String> {
+        if let Some(&i) = self.isrs.iter().find(|&&i| u64::from(i) >= tasks) {
+            return Some(format!("isrs names task {i} of {tasks}"));
+        }
+        for row in &self.rows {
+            let bad_lane =
+                row.lanes.iter().any(|l| l.len() % 3 != 0 || l.chunks(3).any(|s| s[2] >= tasks || s[0] > s[1]));
+            let bad_ready = row.ready.len() % 4 != 0 || row.ready.chunks(4).any(|r| r[0] >= tasks || r[1] > r[2]);
+            let bad_marks = row.signals.len() % 6 != 0
+                || row.signals.chunks(6).any(|s| s[4] >= tasks || s[5] >= tasks)
+                || row.migrations.len() % 3 != 0
+                || row.migrations.chunks(3).any(|m| m[2] >= tasks);
+            if bad_lane || bad_ready || bad_marks {
+                return Some(format!("row `{}` is not whole tuples of this analysis's tasks", row.label));
+            }
+        }
+        if let Some(c) = &self.chain
+            && (c.tasks.iter().any(|&t| u64::from(t) >= tasks) || c.spans.len() != self.rows.len())
+        {
+            return Some(format!("chain `{}` names a task or row that is not there", c.name));
+        }
+        None
+    }
+}
+
 fn ms(ns: u64) -> String {
     format!("{:.3} ms", ns as f64 / 1e6)
 }
