@@ -505,7 +505,7 @@ fn sweep_costs(
         .iter()
         .map(|&value| {
             let mut platform = p.platform.clone();
-            platform.costs.set(&sweep.key, value).map_err(usage)?;
+            platform.costs.set(&sweep.key, value)?;
             let o = p.run(workload, &platform, policy, core_of, masks, false);
             let smp = p.run(workload, &platform, Policy::Smp, core_of, None, false);
             Ok(SweepPoint::new(p.objective, value, &o, &smp))

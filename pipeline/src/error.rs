@@ -3,7 +3,7 @@
 //! something else failed ([`Error::failure`]); the binary turns that into
 //! its exit code in one place.
 
-use corera_placement::{PlacementError, PlatformError};
+use corera_placement::{ConstraintsFileError, PlacementError, PlatformError};
 use corera_replay::{ReplayError, WorkloadError};
 use corera_search::SearchError;
 use corera_task_graph::GraphError;
@@ -47,6 +47,15 @@ pub enum Error {
     /// A priority given for a task the trace does not have.
     #[error(transparent)]
     Priority(#[from] UnknownPriorityTask),
+    /// The constraints file is not one.
+    #[error("invalid constraints file: {path}")]
+    Constraints {
+        /// The file, as given.
+        path: String,
+        /// What is wrong in it.
+        #[source]
+        source: ConstraintsFileError,
+    },
     /// The platform given is not one.
     #[error("--platform {spec}")]
     Platform {
@@ -81,6 +90,7 @@ impl Error {
             | Error::Open { .. }
             | Error::Read(_)
             | Error::Priority(_)
+            | Error::Constraints { .. }
             | Error::Platform { .. }
             | Error::Replay(_)
             | Error::Workload(_) => Failure::Input,

@@ -289,7 +289,7 @@ pub fn constraints(options: &Options) -> Result<Constraints> {
         Some(path) => {
             let text = read_file(path, "read constraints file")?;
             Constraints::from_toml(&text)
-                .map_err(|e| usage(format!("invalid constraints file: {}: {e}", path.display())))?
+                .map_err(|source| Error::Constraints { path: path.display().to_string(), source })?
         }
         None => Constraints::default(),
     };

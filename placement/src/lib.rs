@@ -45,7 +45,7 @@ mod platform;
 mod problem;
 pub mod rng;
 
-pub use constraints::{Chain, ChainKind, Constraints, CoreRule, Deadline, OsApplication};
+pub use constraints::{Chain, ChainKind, Constraints, ConstraintsFileError, CoreRule, Deadline, OsApplication};
 pub use coreset::CoreSet;
 pub use cost::{Cost, TrafficScore};
 pub use metis::{MetisError, read_metis, write_partition};

@@ -204,9 +204,9 @@ impl Costs {
     ///
     /// # Errors
     /// An unknown key or a negative or non-finite value, with the known keys.
-    pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
+    pub fn set(&mut self, key: &str, value: f64) -> Result<(), PlatformError> {
         if !(value >= 0.0 && value.is_finite()) {
-            return Err(format!("cost {key} = {value}: a cost is a number >= 0"));
+            return Err(PlatformError::NegativeCost { key: key.to_string(), value });
         }
         let ns = value.round() as u64;
         match key {
@@ -216,7 +216,7 @@ impl Costs {
             "migration_ns" => self.migration_ns = ns,
             "refill_ns_per_byte" => self.refill_ns_per_byte = value,
             "schedule_ns" => self.schedule_ns = ns,
-            _ => return Err(format!("unknown cost `{key}`; the costs are {}", Costs::KEYS.join(", "))),
+            _ => return Err(PlatformError::UnknownCost(key.to_string())),
         }
         Ok(())
     }
@@ -245,6 +245,17 @@ pub enum PlatformError {
     /// A model whose hardware cannot be a platform.
     #[error("{0}")]
     Model(String),
+    /// A cost set to something that is not a cost.
+    #[error("cost {key} = {value}: a cost is a number >= 0")]
+    NegativeCost {
+        /// The cost.
+        key: String,
+        /// The value given.
+        value: f64,
+    },
+    /// A cost the platform does not have.
+    #[error("unknown cost `{0}`; the costs are {keys}", keys = Costs::KEYS.join(", "))]
+    UnknownCost(String),
 }
 
 /// A platform file (TOML). Exactly one of `cores`, `clusters`, `mesh` or
@@ -678,8 +689,10 @@ mod tests {
         let mut c = Costs::default();
         c.set("schedule_ns", 2500.4).unwrap();
         assert_eq!(c.get("schedule_ns"), Some(2500.0));
-        assert!(c.set("latency", 1.0).unwrap_err().contains("message_latency_ns, message_cpu_ns"));
-        assert!(c.set("byte_ns", -1.0).is_err());
+        let unknown = c.set("latency", 1.0).unwrap_err();
+        assert!(matches!(&unknown, PlatformError::UnknownCost(k) if k == "latency"));
+        assert!(unknown.to_string().contains("message_latency_ns, message_cpu_ns"), "{unknown}");
+        assert!(matches!(c.set("byte_ns", -1.0), Err(PlatformError::NegativeCost { .. })));
         let e = Platform::from_toml("cores = 2\n[costs]\nlatency = 5\n").unwrap_err().to_string();
         assert!(e.contains("unknown field `latency`"), "{e}");
     }
