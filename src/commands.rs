@@ -313,7 +313,7 @@ fn check(args: &CheckArgs, quiet: bool) -> anyhow::Result<()> {
         max_response: limits(&[given.max_response.as_slice(), args.max_response.as_slice()].concat()),
     };
     let setup = format!("{} on {}", policy.label(), p.platform.describe());
-    let record = corera_emit::check(&p.name, &setup, &workload, &p.platform, &o, &req).map_err(usage)?;
+    let record = corera_emit::check(&p.name, &setup, &workload, &p.platform, &o, &req)?;
     if let Some(path) = &args.junit {
         pipeline::write(path, corera_emit::junit(&record).as_bytes())?;
     }

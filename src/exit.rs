@@ -63,7 +63,8 @@ pub(crate) fn exit_code(error: &anyhow::Error) -> u8 {
         || error.downcast_ref::<ReadError>().is_some()
         || error.downcast_ref::<PlatformError>().is_some()
         || error.downcast_ref::<WorkloadError>().is_some()
-        || error.downcast_ref::<MetisError>().is_some();
+        || error.downcast_ref::<MetisError>().is_some()
+        || error.downcast_ref::<corera_emit::UnknownTask>().is_some();
     if input { INPUT } else { INTERNAL }
 }
 

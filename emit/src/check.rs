@@ -65,6 +65,11 @@ fn ms(ns: u64) -> String {
     format!("{:.3} ms", ns as f64 / 1e6)
 }
 
+/// A requirement naming a task the recording does not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no task `{0}` in the recording; `corera graph TRACE` lists the task names")]
+pub struct UnknownTask(pub String);
+
 /// Judges the replay `o` of `workload` on `platform` against `req`.
 ///
 /// # Errors
@@ -76,7 +81,7 @@ pub fn check(
     platform: &Platform,
     o: &Outcome,
     req: &Requirements,
-) -> Result<CheckRecord, String> {
+) -> Result<CheckRecord, UnknownTask> {
     let mut verdicts = Vec::new();
     for (c, busy) in o.core_busy.iter().enumerate() {
         let cap = platform.capacity.get(c).copied().unwrap_or(1.0);
@@ -91,13 +96,8 @@ pub fn check(
         holds: o.keeps_up(),
         detail: format!("{:.1} % of it sustained", o.sustained_rate * 100.0),
     });
-    let task = |name: &str| {
-        workload
-            .tasks
-            .iter()
-            .position(|t| t.name == name)
-            .ok_or_else(|| format!("no task `{name}` in the recording; `corera graph TRACE` lists the task names"))
-    };
+    let task =
+        |name: &str| workload.tasks.iter().position(|t| t.name == name).ok_or_else(|| UnknownTask(name.to_string()));
     for (name, limit) in &req.deadlines {
         let i = task(name)?;
         let t = &o.tasks[i];

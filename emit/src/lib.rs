@@ -47,7 +47,7 @@ mod write;
 
 pub use amalthea::AmaltheaMapping;
 pub use autosar::{AutosarEcuc, OsekOil, short_names};
-pub use check::{CheckRecord, Requirements, TaskLimit, Verdict, check, check_text, junit};
+pub use check::{CheckRecord, Requirements, TaskLimit, UnknownTask, Verdict, check, check_text, junit};
 pub use diff::{DiffRecord, DiffRow, diff, diff_text};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};
 pub use html::{HtmlReport, timeline_page};
