@@ -18,6 +18,31 @@ fn ms(ns: u64) -> String {
 /// and per-core load, the search's notes and the replay comparison.
 pub fn summary(a: &Analysis) -> String {
     let mut s = String::new();
+    task_table(&mut s, a);
+    if let Some(note) = corera_task_graph::priority_note(&a.graph.tasks) {
+        let _ = writeln!(s, "{note}");
+    }
+    s.push_str(&corera_task_graph::runnables_text(&a.graph.tasks));
+    if let Some(m) = &a.model {
+        model_block(&mut s, &m.info);
+    }
+    search_lines(&mut s, a);
+    core_lines_of(&mut s, a);
+    for note in &a.search.notes {
+        let _ = writeln!(s, "note: {note}");
+    }
+    if let Some(m) = &a.model {
+        mapping_comparison(&mut s, a, m);
+    }
+    timing_lines(&mut s, a);
+    replay_table(&mut s, a);
+    chain_table(&mut s, a);
+    s
+}
+
+/// The input line and the task table: kind, priority, load, rate, p95
+/// response, traffic and core of each placed task.
+fn task_table(s: &mut String, a: &Analysis) {
     let t = &a.trace;
     let _ = writeln!(
         s,
@@ -62,13 +87,11 @@ pub fn summary(a: &Analysis) -> String {
             }
         );
     }
-    if let Some(note) = corera_task_graph::priority_note(&a.graph.tasks) {
-        let _ = writeln!(s, "{note}");
-    }
-    s.push_str(&corera_task_graph::runnables_text(&a.graph.tasks));
-    if let Some(m) = &a.model {
-        model_block(&mut s, &m.info);
-    }
+}
+
+/// The recommendation (or the placement, for the traffic objective) and
+/// the traffic search's result.
+fn search_lines(s: &mut String, a: &Analysis) {
     let sol = &a.search;
     let total = a.cost.total_traffic;
     let proof = if sol.proven_optimal {
@@ -87,10 +110,15 @@ pub fn summary(a: &Analysis) -> String {
             let _ = writeln!(s, "\nplacement on {}: {traffic}, {}{proof}", a.platform.describe(), sol.method);
         }
         Some(r) => {
-            recommendation(&mut s, a, r);
+            recommendation(s, a, r);
             let _ = writeln!(s, "traffic search: {traffic}, {}{proof}", sol.method);
         }
     }
+}
+
+/// Each core's load and tasks, and the balance limit.
+fn core_lines_of(s: &mut String, a: &Analysis) {
+    let p = &a.placement;
     let tasks_on = |c: usize| p.iter().filter(|x| usize::from(x.core) == c).count();
     for run in core_lines(a.cost.core_utilisation.len(), |c| tasks_on(c) > 0) {
         match run {
@@ -128,12 +156,10 @@ pub fn summary(a: &Analysis) -> String {
         if p.iter().any(|x| x.pinned) { "; * = pinned" } else { "" },
         if p.iter().any(|x| x.restricted) { "; + = restricted cores" } else { "" }
     );
-    for note in &sol.notes {
-        let _ = writeln!(s, "note: {note}");
-    }
-    if let Some(m) = &a.model {
-        mapping_comparison(&mut s, a, m);
-    }
+}
+
+/// What the timing search did and what it proved.
+fn timing_lines(s: &mut String, a: &Analysis) {
     if let Some(t) = &a.timing {
         let rank = t.surrogate_rank.map_or(String::new(), |r| format!("; surrogate rank correlation {r:.2}"));
         let stopped = if t.out_of_time { " (stopped by --time-limit)" } else { "" };
@@ -143,9 +169,6 @@ pub fn summary(a: &Analysis) -> String {
             let _ = writeln!(s, "  best mask placement: {}", m.text);
         }
     }
-    replay_table(&mut s, a);
-    chain_table(&mut s, a);
-    s
 }
 
 /// Each cause-effect chain's latency in the recording and under each
