@@ -249,11 +249,9 @@ impl Workload {
     }
 
     pub(crate) fn resolve(&self) -> Result<Resolved, WorkloadError> {
-        let invalid = |task: &str, message: String| WorkloadError::Invalid { task: task.to_string(), message };
         let expanded = self.expanded()?;
-        let tasks_in = &expanded;
         let mut index = HashMap::new();
-        for (i, t) in tasks_in.iter().enumerate() {
+        for (i, t) in expanded.iter().enumerate() {
             if index.insert(t.name.as_str(), i).is_some() {
                 return Err(invalid(&t.name, "the name is used by two tasks".into()));
             }
@@ -264,19 +262,9 @@ impl Workload {
         if self.clock != "us" && self.clock != "ns" {
             return Err(invalid("-", format!("clock must be `us` or `ns`, not `{}`", self.clock)));
         }
-        let mut queues: Vec<String> = Vec::new();
-        let mut mutexes: Vec<String> = Vec::new();
-        let mut queue_receiver: HashMap<String, usize> = HashMap::new();
-        let intern = |list: &mut Vec<String>, name: &str| match list.iter().position(|q| q == name) {
-            Some(i) => i,
-            None => {
-                list.push(name.to_string());
-                list.len() - 1
-            }
-        };
-        let mut turns: Vec<Vec<usize>> = Vec::new();
+        let mut r = Resolver { tasks_in: &expanded, index, ..Resolver::default() };
         let mut tasks = Vec::new();
-        for (i, t) in tasks_in.iter().enumerate() {
+        for (i, t) in expanded.iter().enumerate() {
             let isr = match t.kind.as_str() {
                 "task" => false,
                 "isr" => true,
@@ -285,90 +273,13 @@ impl Workload {
             if t.exec_us[0] > t.exec_us[1] || t.exec_us[1] == 0 {
                 return Err(invalid(&t.name, "exec_us must be [min, max] with 0 <= min <= max and max > 0".into()));
             }
-            let release = match (t.period_us, t.trigger.as_deref()) {
-                (Some(0), _) => return Err(invalid(&t.name, "period_us must be positive".into())),
-                (Some(p), None) => Release::Periodic {
-                    period_ns: p * 1000,
-                    offset_ns: t.offset_us * 1000,
-                    jitter_ns: t.jitter_us * 1000,
-                },
-                (None, Some("notify")) => Release::Notify,
-                (None, Some(trig)) if trig.starts_with("queue:") => {
-                    let q = &trig["queue:".len()..];
-                    if let Some(&other) = queue_receiver.get(q) {
-                        return Err(invalid(
-                            &t.name,
-                            format!(
-                                "queue `{q}` already triggers task `{}`; a queue has one receiver",
-                                tasks_in[other].name
-                            ),
-                        ));
-                    }
-                    queue_receiver.insert(q.to_string(), i);
-                    Release::Queue(intern(&mut queues, q))
-                }
-                _ => {
-                    return Err(invalid(
-                        &t.name,
-                        "needs exactly one of `period_us` or `trigger` (`queue:<name>` or `notify`)".into(),
-                    ));
-                }
-            };
+            let release = r.release(t, i)?;
             if isr && !matches!(release, Release::Periodic { .. }) {
                 return Err(invalid(&t.name, "an ISR must be periodic (`period_us`)".into()));
             }
             let mut steps = Vec::new();
             for a in &t.actions {
-                if !(0.0..=1.0).contains(&a.at) || a.every == 0 {
-                    return Err(invalid(&t.name, "an action needs 0 <= at <= 1 and every >= 1".into()));
-                }
-                let what = [a.send.is_some(), a.notify.is_some(), a.lock.is_some()];
-                if what.iter().filter(|b| **b).count() != 1 {
-                    return Err(invalid(&t.name, "an action does exactly one of `send`, `notify` or `lock`".into()));
-                }
-                let plan = |step| PlannedStep { at: a.at, every: a.every, step };
-                let in_turn = |field: &str| turn_names(field).map_err(|m| invalid(&t.name, m));
-                if let Some(q) = &a.send {
-                    match in_turn(q)? {
-                        None => steps.push(plan(Step::Send { queue: intern(&mut queues, q), bytes: a.bytes })),
-                        Some(names) => {
-                            turns.push(names.iter().map(|q| intern(&mut queues, q)).collect());
-                            steps.push(plan(Step::SendTurn { group: turns.len() - 1, bytes: a.bytes }));
-                        }
-                    }
-                } else if let Some(target) = &a.notify {
-                    let names = in_turn(target)?;
-                    let mut group = Vec::new();
-                    for target in names.as_deref().unwrap_or(std::slice::from_ref(target)) {
-                        let &target = index
-                            .get(target.as_str())
-                            .ok_or_else(|| invalid(&t.name, format!("notifies unknown task `{target}`")))?;
-                        if tasks_in[target].trigger.as_deref() != Some("notify") {
-                            return Err(invalid(
-                                &t.name,
-                                format!("notifies `{}`, whose trigger is not `notify`", tasks_in[target].name),
-                            ));
-                        }
-                        group.push(target);
-                    }
-                    if names.is_some() {
-                        turns.push(group);
-                        steps.push(plan(Step::NotifyTurn(turns.len() - 1)));
-                    } else {
-                        steps.push(plan(Step::Notify(group[0])));
-                    }
-                } else if let Some(m) = &a.lock {
-                    if isr {
-                        return Err(invalid(&t.name, "an ISR cannot lock a mutex".into()));
-                    }
-                    let hold = a.hold.unwrap_or(0.0);
-                    if !(0.0..=1.0).contains(&(a.at + hold)) {
-                        return Err(invalid(&t.name, "`at + hold` must not exceed 1".into()));
-                    }
-                    let m = intern(&mut mutexes, m);
-                    steps.push(plan(Step::Lock(m)));
-                    steps.push(PlannedStep { at: a.at + hold, every: a.every, step: Step::Unlock(m) });
-                }
+                r.action(t, isr, a, &mut steps)?;
             }
             steps.sort_by(|a, b| a.at.total_cmp(&b.at));
             tasks.push(ResolvedTask {
@@ -381,15 +292,140 @@ impl Workload {
             });
         }
         let mut receivers = Vec::new();
-        for q in &queues {
-            match queue_receiver.get(q) {
-                Some(&r) => receivers.push(r),
+        for q in &r.queues {
+            match r.queue_receiver.get(q) {
+                Some(&receiver) => receivers.push(receiver),
                 None => {
                     return Err(invalid("-", format!("queue `{q}` has senders but no task with trigger `queue:{q}`")));
                 }
             }
         }
-        Ok(Resolved { tasks, queues, queue_receiver: receivers, mutexes, turns })
+        Ok(Resolved { tasks, queues: r.queues, queue_receiver: receivers, mutexes: r.mutexes, turns: r.turns })
+    }
+}
+
+/// A [`WorkloadError::Invalid`] of `task`.
+fn invalid(task: &str, message: String) -> WorkloadError {
+    WorkloadError::Invalid { task: task.to_string(), message }
+}
+
+/// What resolving the tasks collects: their names, the queues, mutexes
+/// and round-robin groups their actions name, and each queue's receiver.
+#[derive(Default)]
+struct Resolver<'a> {
+    tasks_in: &'a [TaskSpec],
+    index: HashMap<&'a str, usize>,
+    queues: Vec<String>,
+    mutexes: Vec<String>,
+    queue_receiver: HashMap<String, usize>,
+    turns: Vec<Vec<usize>>,
+}
+
+/// The index of `name` in `list`, added when new.
+fn intern(list: &mut Vec<String>, name: &str) -> usize {
+    match list.iter().position(|q| q == name) {
+        Some(i) => i,
+        None => {
+            list.push(name.to_string());
+            list.len() - 1
+        }
+    }
+}
+
+impl Resolver<'_> {
+    /// What releases task `t` (the `i`th): its period, a notification, or
+    /// its queue (of which it becomes the one receiver).
+    fn release(&mut self, t: &TaskSpec, i: usize) -> Result<Release, WorkloadError> {
+        Ok(match (t.period_us, t.trigger.as_deref()) {
+            (Some(0), _) => return Err(invalid(&t.name, "period_us must be positive".into())),
+            (Some(p), None) => {
+                Release::Periodic { period_ns: p * 1000, offset_ns: t.offset_us * 1000, jitter_ns: t.jitter_us * 1000 }
+            }
+            (None, Some("notify")) => Release::Notify,
+            (None, Some(trig)) if trig.starts_with("queue:") => {
+                let q = &trig["queue:".len()..];
+                if let Some(&other) = self.queue_receiver.get(q) {
+                    return Err(invalid(
+                        &t.name,
+                        format!(
+                            "queue `{q}` already triggers task `{}`; a queue has one receiver",
+                            self.tasks_in[other].name
+                        ),
+                    ));
+                }
+                self.queue_receiver.insert(q.to_string(), i);
+                Release::Queue(intern(&mut self.queues, q))
+            }
+            _ => {
+                return Err(invalid(
+                    &t.name,
+                    "needs exactly one of `period_us` or `trigger` (`queue:<name>` or `notify`)".into(),
+                ));
+            }
+        })
+    }
+
+    /// The steps action `a` of task `t` adds: a send, a notification
+    /// (each to one target, or in turn), or a mutex held for a while.
+    fn action(
+        &mut self,
+        t: &TaskSpec,
+        isr: bool,
+        a: &ActionSpec,
+        steps: &mut Vec<PlannedStep>,
+    ) -> Result<(), WorkloadError> {
+        if !(0.0..=1.0).contains(&a.at) || a.every == 0 {
+            return Err(invalid(&t.name, "an action needs 0 <= at <= 1 and every >= 1".into()));
+        }
+        let what = [a.send.is_some(), a.notify.is_some(), a.lock.is_some()];
+        if what.iter().filter(|b| **b).count() != 1 {
+            return Err(invalid(&t.name, "an action does exactly one of `send`, `notify` or `lock`".into()));
+        }
+        let plan = |step| PlannedStep { at: a.at, every: a.every, step };
+        let in_turn = |field: &str| turn_names(field).map_err(|m| invalid(&t.name, m));
+        if let Some(q) = &a.send {
+            match in_turn(q)? {
+                None => steps.push(plan(Step::Send { queue: intern(&mut self.queues, q), bytes: a.bytes })),
+                Some(names) => {
+                    self.turns.push(names.iter().map(|q| intern(&mut self.queues, q)).collect());
+                    steps.push(plan(Step::SendTurn { group: self.turns.len() - 1, bytes: a.bytes }));
+                }
+            }
+        } else if let Some(target) = &a.notify {
+            let names = in_turn(target)?;
+            let mut group = Vec::new();
+            for target in names.as_deref().unwrap_or(std::slice::from_ref(target)) {
+                let &target = self
+                    .index
+                    .get(target.as_str())
+                    .ok_or_else(|| invalid(&t.name, format!("notifies unknown task `{target}`")))?;
+                if self.tasks_in[target].trigger.as_deref() != Some("notify") {
+                    return Err(invalid(
+                        &t.name,
+                        format!("notifies `{}`, whose trigger is not `notify`", self.tasks_in[target].name),
+                    ));
+                }
+                group.push(target);
+            }
+            if names.is_some() {
+                self.turns.push(group);
+                steps.push(plan(Step::NotifyTurn(self.turns.len() - 1)));
+            } else {
+                steps.push(plan(Step::Notify(group[0])));
+            }
+        } else if let Some(m) = &a.lock {
+            if isr {
+                return Err(invalid(&t.name, "an ISR cannot lock a mutex".into()));
+            }
+            let hold = a.hold.unwrap_or(0.0);
+            if !(0.0..=1.0).contains(&(a.at + hold)) {
+                return Err(invalid(&t.name, "`at + hold` must not exceed 1".into()));
+            }
+            let m = intern(&mut self.mutexes, m);
+            steps.push(plan(Step::Lock(m)));
+            steps.push(PlannedStep { at: a.at + hold, every: a.every, step: Step::Unlock(m) });
+        }
+        Ok(())
     }
 }
 
