@@ -223,44 +223,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
     let flat = Flat::of(replay);
     let total = flat.exec.len();
     let flat_jobs = flat.job_finished.len();
-    let last = k as u16 - 1;
-    let placed = |i: usize| setup.core_of.map_or(0, |c| c[i]).min(last);
-    let mask: Vec<Option<CoreSet>> = (0..n)
-        .map(|i| match setup.policy {
-            Policy::Masks if !replay.tasks[i].isr => {
-                let m: CoreSet = setup.masks.map_or_else(|| CoreSet::one(placed(i)), |m| m[i].clone());
-                let m: CoreSet = m.iter().filter(|&c| c <= last).collect();
-                Some(if m.is_empty() { CoreSet::one(placed(i)) } else { m })
-            }
-            _ => None,
-        })
-        .collect();
-    let home: Vec<Option<u16>> = (0..n)
-        .map(|i| match setup.policy {
-            Policy::Single => Some(0),
-            Policy::Amp => Some(placed(i)),
-            // An ISR does not float: it runs where it is placed, when its
-            // mask allows that core, else on the first core its mask
-            // allows (an interrupt routed to core 1 is not taken on 0).
-            Policy::Masks if replay.tasks[i].isr => {
-                let allowed: Option<CoreSet> = setup.masks.map(|m| m[i].iter().filter(|&c| c <= last).collect());
-                match allowed.and_then(|a| a.first().filter(|_| !a.contains(placed(i)))) {
-                    Some(first) => Some(first),
-                    None => Some(placed(i)),
-                }
-            }
-            Policy::Masks => mask[i].as_ref().and_then(CoreSet::single),
-            // ISRs stay where interrupts are routed: core 0.
-            _ => replay.tasks[i].isr.then_some(0),
-        })
-        .collect();
-    let floats: Vec<bool> = (0..n)
-        .map(|i| match setup.policy {
-            Policy::Smp | Policy::SmpLeastLoaded => !replay.tasks[i].isr && k > 1,
-            Policy::Masks => home[i].is_none(),
-            Policy::Single | Policy::Amp => false,
-        })
-        .collect();
+    let Where { mask, home, floats } = Where::of(replay, setup, k);
     let costs = &setup.platform.costs;
     let mut sim = Sim {
         r: replay,
@@ -290,47 +253,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
         job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
-        out: Outcome {
-            policy: setup.policy,
-            cores: k,
-            tasks: replay
-                .tasks
-                .iter()
-                .map(|t| TaskResult {
-                    name: t.name.clone(),
-                    running_ns: 0,
-                    ready_ns: 0,
-                    jobs: 0,
-                    response_mean_ns: None,
-                    response_p95_ns: None,
-                    response_max_ns: None,
-                    response_quartiles_ns: None,
-                    deadline_misses: None,
-                    lateness_ns: None,
-                    migrations: 0,
-                    overhead_ns: 0,
-                })
-                .collect(),
-            core_busy_ns: vec![0; k],
-            core_busy: vec![0.0; k],
-            makespan_ns: 0,
-            throughput_jobs_per_s: 0.0,
-            sustained_rate: 1.0,
-            running_ns: 0,
-            ready_ns: 0,
-            response_mean_ns: 0.0,
-            migrations: 0,
-            cross_core_messages: 0,
-            non_work_conserving_ns: 0,
-            deadlocks: 0,
-            overhead_ns: 0,
-            overheads: Overheads::default(),
-            timeline: Vec::new(),
-            flows: Vec::new(),
-            job_starts: Vec::new(),
-            ready_spans: Vec::new(),
-            chains: Vec::new(),
-        },
+        out: Outcome::empty(setup.policy, k, replay),
         seg_start: vec![0; n],
         dirty: true,
         running: vec![None; k],
@@ -367,6 +290,61 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
     }
     sim.run();
     sim.finish()
+}
+
+/// Where each task of a replay may run under its set-up: its mask
+/// (masks), its home core (the one core it is bound to, if any) and
+/// whether it floats.
+struct Where {
+    mask: Vec<Option<CoreSet>>,
+    home: Vec<Option<u16>>,
+    floats: Vec<bool>,
+}
+
+impl Where {
+    /// For `replay` under `setup` on `k` cores.
+    fn of(replay: &Replay, setup: &Setup<'_>, k: usize) -> Where {
+        let n = replay.tasks.len();
+        let last = k as u16 - 1;
+        let placed = |i: usize| setup.core_of.map_or(0, |c| c[i]).min(last);
+        let mask: Vec<Option<CoreSet>> = (0..n)
+            .map(|i| match setup.policy {
+                Policy::Masks if !replay.tasks[i].isr => {
+                    let m: CoreSet = setup.masks.map_or_else(|| CoreSet::one(placed(i)), |m| m[i].clone());
+                    let m: CoreSet = m.iter().filter(|&c| c <= last).collect();
+                    Some(if m.is_empty() { CoreSet::one(placed(i)) } else { m })
+                }
+                _ => None,
+            })
+            .collect();
+        let home: Vec<Option<u16>> = (0..n)
+            .map(|i| match setup.policy {
+                Policy::Single => Some(0),
+                Policy::Amp => Some(placed(i)),
+                // An ISR does not float: it runs where it is placed, when its
+                // mask allows that core, else on the first core its mask
+                // allows (an interrupt routed to core 1 is not taken on 0).
+                Policy::Masks if replay.tasks[i].isr => {
+                    let allowed: Option<CoreSet> = setup.masks.map(|m| m[i].iter().filter(|&c| c <= last).collect());
+                    match allowed.and_then(|a| a.first().filter(|_| !a.contains(placed(i)))) {
+                        Some(first) => Some(first),
+                        None => Some(placed(i)),
+                    }
+                }
+                Policy::Masks => mask[i].as_ref().and_then(CoreSet::single),
+                // ISRs stay where interrupts are routed: core 0.
+                _ => replay.tasks[i].isr.then_some(0),
+            })
+            .collect();
+        let floats: Vec<bool> = (0..n)
+            .map(|i| match setup.policy {
+                Policy::Smp | Policy::SmpLeastLoaded => !replay.tasks[i].isr && k > 1,
+                Policy::Masks => home[i].is_none(),
+                Policy::Single | Policy::Amp => false,
+            })
+            .collect();
+        Where { mask, home, floats }
+    }
 }
 
 impl Sim<'_> {

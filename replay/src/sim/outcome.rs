@@ -174,3 +174,51 @@ impl Outcome {
         (better(base.ready_ns as f64, self.ready_ns as f64), better(base.response_mean_ns, self.response_mean_ns))
     }
 }
+
+impl Outcome {
+    /// The outcome of `replay` under `policy` on `k` cores before it ran:
+    /// every task named, nothing counted yet.
+    pub(crate) fn empty(policy: Policy, k: usize, replay: &crate::Replay) -> Outcome {
+        Outcome {
+            policy,
+            cores: k,
+            tasks: replay
+                .tasks
+                .iter()
+                .map(|t| TaskResult {
+                    name: t.name.clone(),
+                    running_ns: 0,
+                    ready_ns: 0,
+                    jobs: 0,
+                    response_mean_ns: None,
+                    response_p95_ns: None,
+                    response_max_ns: None,
+                    response_quartiles_ns: None,
+                    deadline_misses: None,
+                    lateness_ns: None,
+                    migrations: 0,
+                    overhead_ns: 0,
+                })
+                .collect(),
+            core_busy_ns: vec![0; k],
+            core_busy: vec![0.0; k],
+            makespan_ns: 0,
+            throughput_jobs_per_s: 0.0,
+            sustained_rate: 1.0,
+            running_ns: 0,
+            ready_ns: 0,
+            response_mean_ns: 0.0,
+            migrations: 0,
+            cross_core_messages: 0,
+            non_work_conserving_ns: 0,
+            deadlocks: 0,
+            overhead_ns: 0,
+            overheads: Overheads::default(),
+            timeline: Vec::new(),
+            flows: Vec::new(),
+            job_starts: Vec::new(),
+            ready_spans: Vec::new(),
+            chains: Vec::new(),
+        }
+    }
+}
