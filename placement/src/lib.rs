@@ -43,6 +43,7 @@ mod metis;
 mod objective;
 mod platform;
 mod problem;
+mod renaming;
 pub mod rng;
 
 pub use constraints::{Chain, ChainKind, Constraints, ConstraintsFileError, CoreRule, Deadline, OsApplication};
@@ -52,6 +53,7 @@ pub use metis::{MetisError, read_metis, write_partition};
 pub use objective::Objective;
 pub use platform::{Costs, DEFAULT_BALANCE_TOLERANCE, Kernel, Platform, PlatformError};
 pub use problem::{PlacementError, Problem};
+pub use renaming::Renaming;
 
 use serde::Serialize;
 

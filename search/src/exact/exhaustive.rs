@@ -19,7 +19,7 @@
 //! merged by (cost, subtree index), so the answer does not depend on the
 //! thread count.
 
-use corera_placement::{CoreId, Placement, Platform, Problem, TrafficScore};
+use corera_placement::{CoreId, Placement, Platform, Problem, Renaming, TrafficScore};
 use rayon::prelude::*;
 
 use crate::exact::cut_bound::CutBound;
@@ -56,7 +56,7 @@ struct Tree<'a> {
     /// Per depth: load still to place from this depth on.
     remaining: Vec<u64>,
     /// Cores that hold pinned tasks (not interchangeable).
-    fixed: Vec<bool>,
+    renaming: Renaming,
     limits: Vec<u64>,
     /// For two cores: the traffic graph by depth, for the min-cut bound.
     cut: Option<CutBound>,
@@ -133,9 +133,9 @@ impl<'a> Tree<'a> {
         });
         let uniform = platform.is_uniform();
         // Cores are interchangeable only when all distances are equal.
-        let fixed = if platform.is_symmetric() { problem.fixed_cores(platform.cores) } else { vec![true; k] };
+        let renaming = Renaming::of(problem, platform);
         let dist = (0..k * k).map(|i| platform.distance(i / k, i % k)).collect();
-        Tree { problem, k, order, earlier, pinned, apart, remaining, fixed, limits, cut, dist, uniform }
+        Tree { problem, k, order, earlier, pinned, apart, remaining, renaming, limits, cut, dist, uniform }
     }
 
     fn root(&self) -> State {
@@ -157,9 +157,8 @@ impl<'a> Tree<'a> {
             Some(c) => vec![c],
             None => {
                 // Empty interchangeable cores are all alike: try the first.
-                let first_empty = (0..self.k).find(|&c| !self.fixed[c] && s.count[c] == 0);
                 (0..self.k)
-                    .filter(|&c| self.fixed[c] || s.count[c] > 0 || Some(c) == first_empty)
+                    .filter(|&c| self.renaming.may_try(c, |x| s.count[x] > 0))
                     .filter(|&c| self.problem.allows(task, c))
                     .collect()
             }

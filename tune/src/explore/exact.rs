@@ -10,7 +10,7 @@
 //! core in use, or the first free core not in use, so each placement is met
 //! once up to renaming.
 
-use corera_placement::{CoreId, Platform, Problem};
+use corera_placement::{CoreId, Platform, Problem, Renaming};
 
 /// Every placement of `p` on `platform` within the constraints whose load
 /// above `limits` is at most `limits_over` (one per class of placements
@@ -26,8 +26,6 @@ pub(super) fn placements(
 ) -> Option<Vec<Vec<CoreId>>> {
     let k = usize::from(platform.cores);
     let n = p.len();
-    let symmetric = platform.is_symmetric();
-    let fixed = p.fixed_cores(platform.cores);
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| (p.pinned[i].is_none(), std::cmp::Reverse(p.load[i]), i));
     let mut walk = Walk {
@@ -38,15 +36,14 @@ pub(super) fn placements(
         core_of: vec![0; n],
         placed: vec![false; n],
         load: vec![0; k],
-        free: (0..k).filter(|&c| !fixed[c]).collect(),
-        symmetric,
-        fixed,
+        count: vec![0; k],
+        renaming: Renaming::of(p, platform),
         found: Vec::new(),
         cap,
         steps: 0,
         max_steps: cap.saturating_mul((n * k) as u64).max(1_000),
     };
-    walk.visit(0, 0).then_some(walk.found)
+    walk.visit(0).then_some(walk.found)
 }
 
 struct Walk<'a> {
@@ -57,10 +54,9 @@ struct Walk<'a> {
     core_of: Vec<CoreId>,
     placed: Vec<bool>,
     load: Vec<u64>,
-    /// The cores that do not keep their identity, in order.
-    free: Vec<usize>,
-    symmetric: bool,
-    fixed: Vec<bool>,
+    /// Tasks on each core so far.
+    count: Vec<usize>,
+    renaming: Renaming,
     found: Vec<Vec<CoreId>>,
     cap: u64,
     steps: u64,
@@ -72,10 +68,9 @@ impl Walk<'_> {
         self.load.iter().zip(self.limits).map(|(&l, &lim)| l.saturating_sub(lim)).sum()
     }
 
-    /// Places the task at `depth` of the order and those after it, the
-    /// first `used_free` free cores being in use; `false` when the cap or
-    /// the step limit was passed.
-    fn visit(&mut self, depth: usize, used_free: usize) -> bool {
+    /// Places the task at `depth` of the order and those after it; `false`
+    /// when the cap or the step limit was passed.
+    fn visit(&mut self, depth: usize) -> bool {
         self.steps += 1;
         if self.steps > self.max_steps {
             return false;
@@ -86,16 +81,8 @@ impl Walk<'_> {
         }
         let i = self.order[depth];
         for c in 0..self.load.len() {
-            let mut next_free = used_free;
-            if self.symmetric && !self.fixed[c] {
-                // Of the free cores not in use, only the first is tried.
-                let rank = self.free.iter().position(|&f| f == c).expect("a free core");
-                if rank > used_free {
-                    continue;
-                }
-                if rank == used_free {
-                    next_free += 1;
-                }
+            if !self.renaming.may_try(c, |x| self.count[x] > 0) {
+                continue;
             }
             let apart =
                 self.p.apart[i].iter().any(|&j| self.placed[j as usize] && usize::from(self.core_of[j as usize]) == c);
@@ -106,7 +93,9 @@ impl Walk<'_> {
             if self.overload() <= self.limits_over {
                 self.core_of[i] = c as CoreId;
                 self.placed[i] = true;
-                let ok = self.visit(depth + 1, next_free);
+                self.count[c] += 1;
+                let ok = self.visit(depth + 1);
+                self.count[c] -= 1;
                 self.placed[i] = false;
                 if !ok {
                     self.load[c] -= self.p.load[i];
