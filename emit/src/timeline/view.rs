@@ -522,4 +522,37 @@ mod tests {
         let rows = ready_rows(&[(0, 0, 100), (1, 50, 150), (2, 120, 200)], [0, 1_000]);
         assert_eq!(rows, vec![0, 0, 100, 0, 1, 50, 150, 1, 2, 120, 200, 0]);
     }
+
+    #[test]
+    fn a_chain_objective_opens_on_the_instance_that_differs_most() {
+        let result = |latencies: Vec<Option<u64>>| ChainResult {
+            name: "c".into(),
+            instances: latencies.len() as u64,
+            unfinished: 0,
+            latency_mean_ns: None,
+            latency_p95_ns: None,
+            latency_max_ns: None,
+            latency_quartiles_ns: None,
+            deadline_misses: None,
+            latencies_ns: latencies,
+            released_ns: vec![0, 10_000_000, 20_000_000],
+        };
+        // Instance 1 takes 5 ms in `a` and 1 ms in `b`; the others agree.
+        let (ra, rb) =
+            (result(vec![Some(1_000_000), Some(5_000_000), Some(1_000_000)]), result(vec![Some(1_000_000); 3]));
+        let segs = vec![seg(0, 0, 0, 25_000_000)];
+        let mut a = run("a", 1, segs.clone(), vec![]);
+        let mut b = run("b", 1, segs, vec![]);
+        a.chains = vec![&ra];
+        b.chains = vec![&rb];
+        let chains = [("c".to_string(), vec![0])];
+        let t = TimelineRecord::new(&[a, b], vec![], &chains, Pick::Differ { a: 0, b: 1, chain: true });
+        let [from, to] = t.window_ns;
+        assert!(from <= 10_000_000 && to >= 15_000_000 && to - from < 10_000_000, "{from}..{to}: {}", t.why);
+        let mark = t.chain.expect("the instance is marked");
+        assert_eq!(
+            (mark.instance, mark.spans),
+            (1, vec![Some([10_000_000, 15_000_000]), Some([10_000_000, 11_000_000])])
+        );
+    }
 }
