@@ -89,8 +89,8 @@ impl Emitter for AutosarEcuc {
         "Os_corera.arxml"
     }
 
-    fn check(&self, a: &Analysis) -> Result<(), String> {
-        strict(a).map(|_| ())
+    fn check(&self, a: &Analysis) -> Result<(), crate::Unexpressible> {
+        strict(a).map(|_| ()).map_err(crate::Unexpressible)
     }
 
     fn emit(&self, a: &Analysis) -> Vec<u8> {
@@ -217,8 +217,8 @@ impl Emitter for OsekOil {
         "corera.oil"
     }
 
-    fn check(&self, a: &Analysis) -> Result<(), String> {
-        strict(a).map(|_| ())
+    fn check(&self, a: &Analysis) -> Result<(), crate::Unexpressible> {
+        strict(a).map(|_| ()).map_err(crate::Unexpressible)
     }
 
     fn emit(&self, a: &Analysis) -> Vec<u8> {

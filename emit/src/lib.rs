@@ -80,11 +80,17 @@ pub trait Emitter {
     ///
     /// # Errors
     /// The reason, naming what the target's RTOS cannot express.
-    fn check(&self, analysis: &Analysis) -> Result<(), String> {
+    fn check(&self, analysis: &Analysis) -> Result<(), Unexpressible> {
         let _ = analysis;
         Ok(())
     }
 }
+
+/// A placement a target cannot express, and why (naming what its RTOS
+/// cannot do and what to do instead).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unexpressible(pub String);
 
 /// The outputs `corera emit --target` writes: the one list the CLI, the
 /// help and the book take their names from.

@@ -13,13 +13,13 @@ use crate::records::Analysis;
 const MAX_CORES: u16 = 2;
 
 /// Refuses a placement on more cores than ESP-IDF has.
-pub(super) fn check(a: &Analysis) -> Result<(), String> {
+pub(super) fn check(a: &Analysis) -> Result<(), crate::Unexpressible> {
     if a.platform.cores > MAX_CORES {
-        return Err(format!(
+        return Err(crate::Unexpressible(format!(
             "ESP-IDF runs FreeRTOS on at most {MAX_CORES} cores and this placement uses {} (platform `{}`): analyse \
              with --platform esp32, or choose another --target",
             a.platform.cores, a.platform.name
-        ));
+        )));
     }
     Ok(())
 }

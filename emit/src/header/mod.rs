@@ -160,7 +160,7 @@ impl Emitter for CHeader {
         }
     }
 
-    fn check(&self, a: &Analysis) -> Result<(), String> {
+    fn check(&self, a: &Analysis) -> Result<(), crate::Unexpressible> {
         match self.target {
             HeaderTarget::EspIdf => esp_idf::check(a),
             _ => Ok(()),
