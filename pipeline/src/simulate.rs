@@ -98,9 +98,8 @@ impl Simulation {
     pub fn timeline(&self, o: &Outcome, window: Option<[u64; 2]>) -> Result<TimelineRecord> {
         let (p, workload) = (&self.prepared, &self.workload);
         let recorded_chains = workload.recorded_chains();
-        let label = if p.parsed.model.is_some() { "the model's synthesised run" } else { "as recorded" };
         let runs = [
-            Run::recorded(label, &p.schedule, workload, recorded_chains.iter().collect()),
+            Run::recording(&p.schedule, workload, p.parsed.model.is_some(), recorded_chains.iter().collect()),
             Run::replayed(&format!("{} on {} core(s)", o.policy.label(), o.cores), o),
         ];
         let pick = match window {
@@ -123,9 +122,6 @@ impl Simulation {
             }
             None => Pick::Differ { a: 0, b: 1, chain: p.objective == Objective::Chains },
         };
-        let isrs = workload.tasks.iter().enumerate().filter(|(_, t)| t.isr).map(|(i, _)| i as u32).collect();
-        let chains: Vec<(String, Vec<u32>)> =
-            workload.chains.iter().map(|c| (c.name.clone(), c.tasks.clone())).collect();
-        Ok(TimelineRecord::new(&runs, isrs, &chains, pick))
+        Ok(TimelineRecord::of_replay(&runs, workload, pick))
     }
 }

@@ -203,12 +203,8 @@ pub(super) fn timeline(r: &Results<'_>) -> Option<TimelineRecord> {
     if r.replay.is_empty() || r.replay.iter().all(|(_, o)| o.timeline.is_empty()) {
         return None;
     }
-    let label = if r.model.is_some() { "the model's synthesised run" } else { "as recorded" };
-    let recorded = r.chains.iter().map(|c| &c.recorded).collect();
-    let runs: Vec<Run<'_>> = std::iter::once(Run::recorded(label, schedule, workload, recorded))
-        .chain(r.replay.iter().map(|(label, o)| Run::replayed(label, o)))
-        .collect();
-    let last = runs.len() - 1;
+    // Row 0 is the recording, row i the replay i - 1.
+    let last = r.replay.len();
     let smp = r.replay.iter().position(|(label, _)| label == "global SMP").map(|i| i + 1);
     let single = r.replay.iter().position(|(_, o)| o.policy == Policy::Single).map(|i| i + 1);
     let waits = |i: usize| r.replay[i - 1].1.ready_ns;
@@ -217,8 +213,10 @@ pub(super) fn timeline(r: &Results<'_>) -> Option<TimelineRecord> {
         (_, Some(s)) if s != last => s,
         _ => 0,
     };
-    let isrs = workload.tasks.iter().enumerate().filter(|(_, t)| t.isr).map(|(i, _)| i as u32).collect();
-    let chains: Vec<(String, Vec<u32>)> = workload.chains.iter().map(|c| (c.name.clone(), c.tasks.clone())).collect();
     let pick = Pick::Differ { a: rival, b: last, chain: r.objective == Objective::Chains };
-    Some(TimelineRecord::new(&runs, isrs, &chains, pick))
+    let recorded = r.chains.iter().map(|c| &c.recorded).collect();
+    let runs: Vec<Run<'_>> = std::iter::once(Run::recording(schedule, workload, r.model.is_some(), recorded))
+        .chain(r.replay.iter().map(|(label, o)| Run::replayed(label, o)))
+        .collect();
+    Some(TimelineRecord::of_replay(&runs, workload, pick))
 }

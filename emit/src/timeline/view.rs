@@ -69,10 +69,13 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// The recording `schedule` of `replay`'s tasks (each task's running
-    /// and READY stretches as recorded), named `label`, with the chains'
-    /// recorded figures.
-    pub fn recorded(label: &str, schedule: &Schedule, replay: &Replay, chains: Vec<&'a ChainResult>) -> Run<'a> {
+    /// The recording `schedule` of `replay`'s tasks, as the row above the
+    /// replays: `as recorded`, or `the model's synthesised run` when it was
+    /// `synthesised` from a model.
+    /// Each task's running and READY stretches are as recorded; `chains`
+    /// are the chains' recorded figures.
+    pub fn recording(schedule: &Schedule, replay: &Replay, synthesised: bool, chains: Vec<&'a ChainResult>) -> Run<'a> {
+        let label = if synthesised { "the model's synthesised run" } else { "as recorded" };
         let mut segments = Vec::new();
         let mut ready = Vec::new();
         for (i, t) in replay.tasks.iter().enumerate() {
@@ -252,6 +255,15 @@ impl TimelineRecord {
 }
 
 impl TimelineRecord {
+    /// The timeline of `runs` of `workload` (its ISRs and chains), opening
+    /// where `pick` says.
+    pub fn of_replay(runs: &[Run<'_>], workload: &Replay, pick: Pick) -> TimelineRecord {
+        let isrs = workload.tasks.iter().enumerate().filter(|(_, t)| t.isr).map(|(i, _)| i as u32).collect();
+        let chains: Vec<(String, Vec<u32>)> =
+            workload.chains.iter().map(|c| (c.name.clone(), c.tasks.clone())).collect();
+        TimelineRecord::new(runs, isrs, &chains, pick)
+    }
+
     /// What in it names a task beyond `tasks` or is not whole tuples,
     /// when something does (a hand-edited `analysis.json`).
     pub fn out_of_range(&self, tasks: u64) -> Option<String> {
