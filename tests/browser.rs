@@ -39,13 +39,40 @@ fn headless(browser: &PathBuf, profile: &std::path::Path) -> Command {
     c
 }
 
-#[test]
-fn report_renders_in_a_headless_browser_without_script_errors() {
-    let Some(browser) = chromium() else {
+/// The browser, or `None` (and the test skipped, saying why) when there is
+/// none and `CORERA_REQUIRE_BROWSER` does not ask for one.
+fn browser_or_skip() -> Option<PathBuf> {
+    let browser = chromium();
+    if browser.is_none() {
         assert!(std::env::var_os("CORERA_REQUIRE_BROWSER").is_none(), "CORERA_REQUIRE_BROWSER is set but no chromium");
         eprintln!("skipped: no chromium (install Debian's chromium, or set CORERA_CHROMIUM)");
-        return;
-    };
+    }
+    browser
+}
+
+/// The DOM of `url` after its scripts ran, and the browser's stderr.
+fn dump_dom(browser: &PathBuf, dir: &std::path::Path, url: &str) -> (String, String) {
+    let dom = headless(browser, &dir.join("profile-dom")).arg("--dump-dom").arg(url).output().unwrap();
+    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
+    (String::from_utf8_lossy(&dom.stdout).into_owned(), String::from_utf8_lossy(&dom.stderr).into_owned())
+}
+
+/// A screenshot of `url` (with `args`) in `png`, checked to be one.
+fn screenshot(browser: &PathBuf, dir: &std::path::Path, url: &str, args: &[&str], png: &std::path::Path) {
+    let shot = headless(browser, &dir.join("profile-shot"))
+        .args(args)
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(url)
+        .output()
+        .unwrap();
+    assert!(shot.status.success(), "{}", String::from_utf8_lossy(&shot.stderr));
+    let bytes = std::fs::read(png).unwrap();
+    assert!(bytes.len() > 10_000 && bytes.starts_with(b"\x89PNG"), "{} bytes", bytes.len());
+}
+
+#[test]
+fn report_renders_in_a_headless_browser_without_script_errors() {
+    let Some(browser) = browser_or_skip() else { return };
     let dir = tempfile::tempdir().unwrap();
     corera().args(["analyze", "samples/printer/printer.log", "-q", "-o"]).arg(dir.path()).assert().success();
     let report = dir.path().join("report.html");
@@ -55,10 +82,7 @@ fn report_renders_in_a_headless_browser_without_script_errors() {
         assert!(!html.contains(needle), "the report references `{needle}`");
     }
     let url = format!("file://{}", report.display());
-    let dom = headless(&browser, &dir.path().join("profile-dom")).arg("--dump-dom").arg(&url).output().unwrap();
-    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
-    let text = String::from_utf8_lossy(&dom.stdout);
-    let stderr = String::from_utf8_lossy(&dom.stderr);
+    let (text, stderr) = dump_dom(&browser, dir.path(), &url);
     assert!(!stderr.contains("Uncaught"), "script error: {stderr}");
     let body = text.split("<body").nth(1).and_then(|b| b.split('>').next()).expect("a body element");
     assert!(body.contains("data-js-errors=\"0\""), "{body}");
@@ -80,15 +104,7 @@ fn report_renders_in_a_headless_browser_without_script_errors() {
     }
     // A screenshot, kept for people to look at.
     let png = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report.png");
-    let shot = headless(&browser, &dir.path().join("profile-shot"))
-        .arg("--window-size=1200,3000")
-        .arg(format!("--screenshot={}", png.display()))
-        .arg(&url)
-        .output()
-        .unwrap();
-    assert!(shot.status.success(), "{}", String::from_utf8_lossy(&shot.stderr));
-    let bytes = std::fs::read(&png).unwrap();
-    assert!(bytes.len() > 10_000 && bytes.starts_with(b"\x89PNG"), "{} bytes", bytes.len());
+    screenshot(&browser, dir.path(), &url, &["--window-size=1200,3000"], &png);
 }
 
 /// `simulate --timeline`'s page renders without a script error, and its
@@ -96,11 +112,7 @@ fn report_renders_in_a_headless_browser_without_script_errors() {
 /// `CORERA_BLESS=1`; otherwise kept in `target/tmp/timeline.png`).
 #[test]
 fn the_timeline_page_renders_in_a_headless_browser() {
-    let Some(browser) = chromium() else {
-        assert!(std::env::var_os("CORERA_REQUIRE_BROWSER").is_none(), "CORERA_REQUIRE_BROWSER is set but no chromium");
-        eprintln!("skipped: no chromium (install Debian's chromium, or set CORERA_CHROMIUM)");
-        return;
-    };
+    let Some(browser) = browser_or_skip() else { return };
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("timeline.html");
     corera()
@@ -109,9 +121,8 @@ fn the_timeline_page_renders_in_a_headless_browser() {
         .assert()
         .success();
     let url = format!("file://{}", page.display());
-    let dom = headless(&browser, &dir.path().join("profile-dom")).arg("--dump-dom").arg(&url).output().unwrap();
-    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
-    let text = String::from_utf8_lossy(&dom.stdout);
+    let (text, stderr) = dump_dom(&browser, dir.path(), &url);
+    assert!(!stderr.contains("Uncaught"), "script error: {stderr}");
     let body = text.split("<body").nth(1).and_then(|b| b.split('>').next()).expect("a body element");
     assert!(body.contains("data-js-errors=\"0\"") && body.contains("gantt:2"), "{body}");
     // A legend entry per task drawn: the printer's 24.
@@ -121,14 +132,5 @@ fn the_timeline_page_renders_in_a_headless_browser() {
     } else {
         PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("timeline.png")
     };
-    let shot = headless(&browser, &dir.path().join("profile-shot"))
-        .arg("--window-size=1100,620")
-        .arg("--hide-scrollbars")
-        .arg(format!("--screenshot={}", png.display()))
-        .arg(&url)
-        .output()
-        .unwrap();
-    assert!(shot.status.success(), "{}", String::from_utf8_lossy(&shot.stderr));
-    let bytes = std::fs::read(&png).unwrap();
-    assert!(bytes.len() > 10_000 && bytes.starts_with(b"\x89PNG"), "{} bytes", bytes.len());
+    screenshot(&browser, dir.path(), &url, &["--window-size=1100,620", "--hide-scrollbars"], &png);
 }
