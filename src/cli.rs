@@ -168,7 +168,7 @@ fn registry<T: Copy + Send + Sync + 'static>(
 }
 
 fn format_parser() -> impl TypedValueParser<Value = FormatChoice> {
-    let all = std::iter::once(FormatChoice::Auto).chain(FormatChoice::ALL).collect();
+    let all = std::iter::once(FormatChoice::AUTO).chain(FormatChoice::ALL).collect();
     registry(all, FormatChoice::name, FormatChoice::help)
 }
 

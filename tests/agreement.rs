@@ -78,7 +78,7 @@ fn check_agreement(files: Vec<std::path::PathBuf>) {
     for path in files {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display().to_string();
-        let trace = read(&mut &bytes[..], FormatChoice::Auto, &ReadOptions::new(&name)).unwrap().trace;
+        let trace = read(&mut &bytes[..], FormatChoice::AUTO, &ReadOptions::new(&name)).unwrap().trace;
         let bad = disagreements(&trace);
         assert!(bad.is_empty(), "{name}:\n{}", bad.join("\n"));
     }

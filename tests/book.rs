@@ -60,7 +60,7 @@ fn quick_start_shows_the_printer_summary() {
 fn every_registry_entry_is_in_the_book() {
     let page = |rel: &str| std::fs::read_to_string(repo(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     let cli = page("book/src/reference/cli.md");
-    let formats: Vec<&str> = std::iter::once(corera_trace_ingest::FormatChoice::Auto)
+    let formats: Vec<&str> = std::iter::once(corera_trace_ingest::FormatChoice::AUTO)
         .chain(corera_trace_ingest::FormatChoice::ALL)
         .map(|f| f.name())
         .collect();

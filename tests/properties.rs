@@ -94,7 +94,7 @@ proptest! {
         let trace = generate(&workload).unwrap();
         let mut text = Vec::new();
         corera_log::write(&trace, &mut text).unwrap();
-        let again = read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new("r.log")).unwrap().trace;
+        let again = read(&mut &text[..], FormatChoice::AUTO, &ReadOptions::new("r.log")).unwrap().trace;
         prop_assert_eq!(&again, &trace);
         prop_assert_eq!(TaskGraph::build(&again).unwrap().0, TaskGraph::build(&trace).unwrap().0);
     }

@@ -20,7 +20,7 @@ task 1 task 3 Net Rx\ntask 2 task 2 Parser\ntask 3 task 1 \"Quoted\"\ntask 4 isr
 15 0 ienter 4\n16 0 iexit 4\n30 0 send 2 r 8\n40 0 out 2 done\n40 0 rdy 3\n40 0 in 3\n40 0 recv 3 r 8\n70 0 out 3 done\n";
 
 fn with_report<T>(f: impl FnOnce(&Analysis) -> T) -> T {
-    let parsed = read(&mut LOG.as_bytes(), FormatChoice::Auto, &ReadOptions::new("demo.log")).unwrap();
+    let parsed = read(&mut LOG.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("demo.log")).unwrap();
     let summary = TraceSummary::of(&parsed.trace);
     let (graph, warnings) = TaskGraph::build(&parsed.trace).unwrap();
     let platform = Platform::identical(2);

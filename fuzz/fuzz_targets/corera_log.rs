@@ -1,4 +1,4 @@
 //! Fuzz target: the corera_log reader (see `corera_fuzz::check`).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| corera_fuzz::check(data, corera_trace_ingest::FormatChoice::CoreraLog));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| corera_fuzz::check(data, corera_trace_ingest::FormatChoice::of("corera-log")));

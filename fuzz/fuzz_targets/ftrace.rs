@@ -1,4 +1,4 @@
 //! Fuzz target: the ftrace reader (see `corera_fuzz::check`).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| corera_fuzz::check(data, corera_trace_ingest::FormatChoice::Ftrace));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| corera_fuzz::check(data, corera_trace_ingest::FormatChoice::of("ftrace")));

@@ -13,7 +13,7 @@ pub fn check(data: &[u8], choice: FormatChoice) {
         }
     }
     // Detection must not panic either.
-    let _ = read(&mut &data[..], FormatChoice::Auto, &ReadOptions::new("fuzz"));
+    let _ = read(&mut &data[..], FormatChoice::AUTO, &ReadOptions::new("fuzz"));
 }
 
 /// The metadata of the bundled Zephyr CTF sample.

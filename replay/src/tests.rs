@@ -265,7 +265,7 @@ mod replay {
     fn load(path: impl AsRef<std::path::Path>) -> Trace {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
         let text = std::fs::read(&path).unwrap();
-        read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(&path.display().to_string())).unwrap().trace
+        read(&mut &text[..], FormatChoice::AUTO, &ReadOptions::new(&path.display().to_string())).unwrap().trace
     }
 
     fn run(r: &Replay, policy: Policy, platform: &Platform, cores: Option<&[u16]>) -> Outcome {

@@ -23,7 +23,7 @@
 //! let log = "corera-log 1 clock=us\ntask 1 task 2 A\ntask 2 task 1 B\n\
 //!            0 0 rdy 1\n0 0 in 1\n10 0 send 1 q 4\n20 0 out 1 done\n\
 //!            20 0 rdy 2\n20 0 in 2\n20 0 recv 2 q 4\n50 0 out 2 done\n";
-//! let trace = read(&mut log.as_bytes(), FormatChoice::Auto, &ReadOptions::new("x.log"))?.trace;
+//! let trace = read(&mut log.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("x.log"))?.trace;
 //! let (graph, _warnings) = TaskGraph::build(&trace)?;
 //! assert_eq!(graph.tasks[1].running_ns, 30_000);
 //! assert_eq!(graph.edges[0].messages, 1);

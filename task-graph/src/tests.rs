@@ -7,7 +7,7 @@ use crate::TaskGraph;
 
 fn trace(body: &str) -> Trace {
     let text = format!("corera-log 1 clock=us\n{body}");
-    read(&mut text.as_bytes(), FormatChoice::Auto, &ReadOptions::new("t.log")).unwrap().trace
+    read(&mut text.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("t.log")).unwrap().trace
 }
 
 #[test]

@@ -102,7 +102,7 @@ fn main() {
         let t = Instant::now();
         let file = std::fs::File::open(&path).unwrap();
         let parsed =
-            read(&mut BufReader::with_capacity(256 * 1024, file), FormatChoice::Auto, &ReadOptions::new("bench.btf"))
+            read(&mut BufReader::with_capacity(256 * 1024, file), FormatChoice::AUTO, &ReadOptions::new("bench.btf"))
                 .unwrap();
         ingest_best = ingest_best.min(t.elapsed().as_secs_f64());
         events = parsed.trace.events.len();

@@ -25,7 +25,7 @@
 //!            100 0 rdy 1\n\
 //!            100 0 in 1\n\
 //!            180 0 out 1 done\n";
-//! let parsed = read(&mut log.as_bytes(), FormatChoice::Auto, &ReadOptions::new("run.log"))?;
+//! let parsed = read(&mut log.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("run.log"))?;
 //! assert_eq!(parsed.trace.tasks[0].name, "Motor");
 //! assert_eq!(parsed.trace.duration(), 80_000); // ns
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -161,45 +161,54 @@ impl ReadOptions {
     }
 }
 
-/// Which format to read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum FormatChoice {
-    /// Guess from the first lines (the default).
-    #[default]
-    Auto,
-    /// corera's own log.
-    CoreraLog,
-    /// BTF (Best Trace Format), including the FreeRTOS-logger dialect.
-    Btf,
-    /// Linux ftrace text (kernel/systrace, trace-cmd report, perf script).
-    Ftrace,
-    /// An Eclipse APP4MC Amalthea model (`.amxmi`).
-    Amalthea,
-    /// A Percepio TraceRecorder stream (Tracealyzer `.psf`).
-    Psf,
-    /// A SEGGER SystemView recording (`.SVDat`).
-    SystemView,
-    /// A CTF trace of Zephyr's tracing (its directory or `metadata`).
-    Ctf,
+/// Which format to read: [`FormatChoice::AUTO`], or a row of
+/// [`formats::REGISTRY`] by its name ([`FormatChoice::of`]), so a new
+/// format is a module and a row, and nothing else names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatChoice(&'static str);
+
+impl Default for FormatChoice {
+    fn default() -> FormatChoice {
+        FormatChoice::AUTO
+    }
 }
 
 impl FormatChoice {
+    /// Guess from the first lines (the default).
+    pub const AUTO: FormatChoice = FormatChoice("auto");
+
     /// Every concrete format, in detection order: the one list the CLI's
     /// `--format` values, detection and the book's format lists come from
     /// (the rows of [`formats::REGISTRY`]).
     pub const ALL: [FormatChoice; formats::REGISTRY.len()] = {
-        let mut all = [FormatChoice::Auto; formats::REGISTRY.len()];
+        let mut all = [FormatChoice::AUTO; formats::REGISTRY.len()];
         let mut i = 0;
         while i < all.len() {
-            all[i] = formats::REGISTRY[i].choice;
+            all[i] = FormatChoice(formats::REGISTRY[i].name);
             i += 1;
         }
         all
     };
 
-    /// The `--format` name (`auto` for [`FormatChoice::Auto`]).
+    /// The format of [`formats::REGISTRY`] named `name` (its module's
+    /// `NAME`).
+    ///
+    /// # Panics
+    /// When no row has that name (at compile time in a `const`).
+    pub const fn of(name: &'static str) -> FormatChoice {
+        let mut i = 0;
+        while i < formats::REGISTRY.len() {
+            if eq(formats::REGISTRY[i].name, name) {
+                return FormatChoice(formats::REGISTRY[i].name);
+            }
+            i += 1;
+        }
+        panic!("no format of that name in formats::REGISTRY")
+    }
+
+    /// The `--format` name (`auto` for [`FormatChoice::AUTO`]).
     pub fn name(self) -> &'static str {
-        formats::row(self).map_or("auto", |f| f.name)
+        self.0
     }
 
     /// One line for `--help`.
@@ -214,8 +223,24 @@ impl FormatChoice {
 
     /// The choice named `name`.
     pub fn from_name(name: &str) -> Option<FormatChoice> {
-        std::iter::once(FormatChoice::Auto).chain(FormatChoice::ALL).find(|f| f.name() == name)
+        std::iter::once(FormatChoice::AUTO).chain(FormatChoice::ALL).find(|f| f.name() == name)
     }
+}
+
+/// Whether two strings are equal, in a `const`.
+const fn eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Names of the known formats, in detection order, for messages.
@@ -223,7 +248,7 @@ pub fn formats() -> Vec<&'static str> {
     FormatChoice::ALL.iter().map(|f| f.name()).collect()
 }
 
-/// The reader of `choice` (corera's log for [`FormatChoice::Auto`], whose
+/// The reader of `choice` (corera's log for [`FormatChoice::AUTO`], whose
 /// "empty input" error says what a first line should be).
 fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceFormat> {
     let row = formats::row(choice).unwrap_or(&formats::REGISTRY[0]);
@@ -233,7 +258,7 @@ fn reader_for(choice: FormatChoice, options: &ReadOptions) -> Box<dyn TraceForma
 /// Reads a trace from `input` (plain or gzip-compressed text), naming it
 /// `options.path` in messages.
 ///
-/// With [`FormatChoice::Auto`], every known reader is shown the first lines
+/// With [`FormatChoice::AUTO`], every known reader is shown the first lines
 /// (up to 64 KiB) and the first that answers yes is used. The fingerprint
 /// in the result is that of the (decompressed) text.
 ///
@@ -286,11 +311,10 @@ pub fn read_per_core(
             input.read_to_end(&mut bytes).map_err(io)?;
         }
         let head = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]).into_owned();
-        let is_systemview = reader_for(FormatChoice::SystemView, options).is_applicable(&head) == Some(true);
-        if !matches!(choice, FormatChoice::Auto | FormatChoice::SystemView)
-            || (choice == FormatChoice::Auto && !is_systemview)
-        {
-            let found = if choice == FormatChoice::Auto {
+        let systemview = FormatChoice::of(formats::systemview::NAME);
+        let is_systemview = reader_for(systemview, options).is_applicable(&head) == Some(true);
+        if ![FormatChoice::AUTO, systemview].contains(&choice) || (choice == FormatChoice::AUTO && !is_systemview) {
+            let found = if choice == FormatChoice::AUTO {
                 "not a SystemView recording".to_string()
             } else {
                 format!("--format {}", choice.name())
@@ -347,7 +371,7 @@ fn read_plain(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptio
 fn read_format(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOptions) -> Result<Parsed, ReadError> {
     let path = options.path.as_str();
     let io = |source| ReadError::Io { path: path.to_string(), source };
-    if choice == FormatChoice::Auto {
+    if choice == FormatChoice::AUTO {
         // Read whole lines until a reader says yes, all say no, or 64 KiB
         // have been seen; then parse from those bytes followed by the rest.
         const HEAD_LIMIT: usize = 64 * 1024;
@@ -376,7 +400,7 @@ fn read_format(input: &mut dyn BufRead, choice: FormatChoice, options: &ReadOpti
             Some(c) => Ok(reader_for(c, options).parse(&mut rest)?),
             // An empty input gets the reader's own "empty" error, which
             // says what the first line should be.
-            None if empty => Ok(reader_for(FormatChoice::CoreraLog, options).parse(&mut rest)?),
+            None if empty => Ok(reader_for(FormatChoice::of(formats::corera_log::NAME), options).parse(&mut rest)?),
             None => Err(ReadError::UnknownFormat { path: path.to_string(), known: formats().join(", ") }),
         };
     }

@@ -9,7 +9,7 @@ use crate::{ChainOrigin, Outcome, Policy, Replay, Setup, Workload, discover, gen
 
 fn load(path: &str) -> Trace {
     let text = std::fs::read(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(path)).unwrap().trace
+    read(&mut &text[..], FormatChoice::AUTO, &ReadOptions::new(path)).unwrap().trace
 }
 
 fn run(r: &Replay, policy: Policy, cores: u16) -> Outcome {

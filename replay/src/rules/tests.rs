@@ -7,7 +7,7 @@ use corera_trace_ingest::{FormatChoice, ReadOptions, Trace, read};
 use crate::{Outcome, Policy, Replay, Setup, Workload, generate, simulate};
 
 fn log(text: &str) -> Trace {
-    read(&mut text.as_bytes(), FormatChoice::Auto, &ReadOptions::new("t.log")).unwrap().trace
+    read(&mut text.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("t.log")).unwrap().trace
 }
 
 fn single(r: &Replay) -> Outcome {
@@ -101,7 +101,7 @@ fn the_rules_come_from_the_recording_unless_the_platform_says() {
     let load = |path: &std::path::Path| {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
         let text = std::fs::read(&path).unwrap();
-        read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(&path.display().to_string())).unwrap().trace
+        read(&mut &text[..], FormatChoice::AUTO, &ReadOptions::new(&path.display().to_string())).unwrap().trace
     };
     let btf = corera_testdata::shared_or_skip!("traces/btf/freertos_v11_rv64sim_2cores.btf");
     let freertos = Replay::from_trace(&load(&btf), &[]);

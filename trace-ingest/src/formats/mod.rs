@@ -7,7 +7,7 @@
 //! detects its input, [`crate::TraceFormat::is_applicable`], and takes the
 //! [`crate::ReadOptions`] it needs). `--format`, detection (in the table's
 //! order), `--help` and the book's lists all read it. A new format is a
-//! new module here, a row, and its [`crate::FormatChoice`] variant.
+//! new module here and a row ([`crate::FormatChoice::of`] names it).
 
 use crate::{FormatChoice, ReadOptions, TraceFormat};
 
@@ -22,8 +22,6 @@ pub mod systemview;
 /// A format corera reads: its row in [`REGISTRY`].
 #[derive(Clone, Copy)]
 pub struct Format {
-    /// Its choice.
-    pub choice: FormatChoice,
     /// Its `--format` name.
     pub name: &'static str,
     /// One line for `--help`.
@@ -43,49 +41,42 @@ impl std::fmt::Debug for Format {
 /// Every format, in detection order.
 pub const REGISTRY: [Format; 7] = [
     Format {
-        choice: FormatChoice::CoreraLog,
         name: corera_log::NAME,
         help: "corera's own log (`corera-log 1`)",
         page: "log-format.md",
         reader: |o| Box::new(corera_log::CoreraLog::from(o.clone())),
     },
     Format {
-        choice: FormatChoice::Btf,
         name: btf::NAME,
         help: "BTF (Best Trace Format), including the FreeRTOS-logger dialect",
         page: "btf.md",
         reader: |o| Box::new(btf::Btf::from(o.clone())),
     },
     Format {
-        choice: FormatChoice::Ftrace,
         name: ftrace::NAME,
         help: "Linux ftrace text: kernel/systrace, `trace-cmd report` (default or `-R`), `perf script`",
         page: "ftrace.md",
         reader: |o| Box::new(ftrace::Ftrace::from(o.clone())),
     },
     Format {
-        choice: FormatChoice::Amalthea,
         name: amalthea::NAME,
         help: "Eclipse APP4MC Amalthea model (`.amxmi`, schema 0.9 to 3.x)",
         page: "amalthea.md",
         reader: |o| Box::new(amalthea::Amalthea::from(o.clone())),
     },
     Format {
-        choice: FormatChoice::Psf,
         name: psf::NAME,
         help: "Percepio TraceRecorder stream (Tracealyzer `.psf`, FreeRTOS kernel port)",
         page: "psf.md",
         reader: |o| Box::new(psf::PsfReader::from(o.clone())),
     },
     Format {
-        choice: FormatChoice::SystemView,
         name: systemview::NAME,
         help: "SEGGER SystemView recording (`.SVDat`, one file per core, ESP-IDF and 3.60 multi-core files)",
         page: "systemview.md",
         reader: |o| Box::new(systemview::SystemView::from(o.clone())),
     },
     Format {
-        choice: FormatChoice::Ctf,
         name: ctf::NAME,
         help: "Zephyr's CTF tracing (the trace directory, or its `metadata`)",
         page: "ctf.md",
@@ -93,7 +84,7 @@ pub const REGISTRY: [Format; 7] = [
     },
 ];
 
-/// The row of `choice` (`None` for [`FormatChoice::Auto`]).
+/// The row of `choice` (`None` for [`FormatChoice::AUTO`]).
 pub fn row(choice: FormatChoice) -> Option<&'static Format> {
-    REGISTRY.iter().find(|f| f.choice == choice)
+    REGISTRY.iter().find(|f| f.name == choice.name())
 }

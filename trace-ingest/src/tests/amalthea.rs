@@ -10,7 +10,7 @@ fn model(name: &str, options: ModelOptions) -> Parsed {
     let mut read_options = ReadOptions::new(name);
     read_options.model = options;
     let file = std::fs::File::open(&path).unwrap();
-    read(&mut std::io::BufReader::new(file), FormatChoice::Auto, &read_options).unwrap()
+    read(&mut std::io::BufReader::new(file), FormatChoice::AUTO, &read_options).unwrap()
 }
 
 fn count(p: &Parsed, task: &str, kind: EventKind) -> usize {
@@ -142,7 +142,7 @@ fn the_tutorial_models_read_with_their_ignored_features_named() {
 }
 
 fn error(text: &str) -> String {
-    let err = parse_as(text, FormatChoice::Amalthea).unwrap_err();
+    let err = parse_as(text, FormatChoice::of("amalthea")).unwrap_err();
     let ReadError::Parse(e) = &err else { panic!("{err}") };
     format!("{}: {}", e, e.kind)
 }
@@ -178,7 +178,7 @@ fn bad_models_name_the_line_and_what_was_expected() {
     let e = error("");
     assert!(e.contains("empty"), "{e}");
     let bytes: &[u8] = b"<?xml version=\"1.0\"?>\n<a>\xff</a>";
-    let e = read(&mut &bytes[..], FormatChoice::Amalthea, &ReadOptions::new("t.log")).unwrap_err();
+    let e = read(&mut &bytes[..], FormatChoice::of("amalthea"), &ReadOptions::new("t.log")).unwrap_err();
     let ReadError::Parse(e) = e else { panic!() };
     assert_eq!(e.line, 2);
     assert!(e.kind.to_string().contains("not valid UTF-8"), "{}", e.kind);
@@ -189,10 +189,10 @@ fn bad_models_name_the_line_and_what_was_expected() {
 
 #[test]
 fn detection_recognises_models_and_leaves_other_xml() {
-    let p = parse_as(&format!("{HEAD}</am:Amalthea>\n"), FormatChoice::Auto).unwrap();
+    let p = parse_as(&format!("{HEAD}</am:Amalthea>\n"), FormatChoice::AUTO).unwrap();
     assert_eq!(p.format, "amalthea");
     assert!(p.trace.tasks.is_empty());
-    assert!(parse_as("<?xml version=\"1.0\"?>\n<project/>\n", FormatChoice::Auto).is_err());
+    assert!(parse_as("<?xml version=\"1.0\"?>\n<project/>\n", FormatChoice::AUTO).is_err());
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn endless_or_huge_models_stop_with_an_error() {
     let huge = endless.replace("value=\"1\" unit=\"ms\"", "value=\"1\" unit=\"us\"");
     let mut options = ReadOptions::new("t.log");
     options.model.horizon_ns = Some(10_000_000_000);
-    let Err(ReadError::Parse(e)) = read(&mut huge.as_bytes(), FormatChoice::Amalthea, &options) else { panic!() };
+    let Err(ReadError::Parse(e)) = read(&mut huge.as_bytes(), FormatChoice::of("amalthea"), &options) else { panic!() };
     let e = e.kind.to_string();
     assert!(e.contains("10000000 periodic releases") && e.contains("--horizon"), "{e}");
 }
@@ -278,7 +278,7 @@ fn event_chain_shapes() {
   </constraintsModel>
 </am:Amalthea>
 "#;
-    let p = parse_as(text, FormatChoice::Amalthea).unwrap();
+    let p = parse_as(text, FormatChoice::of("amalthea")).unwrap();
     let m = p.model.as_ref().unwrap();
     assert_eq!(
         chain_rows(m),
@@ -311,5 +311,5 @@ fn elements_nested_without_end_are_an_error_at_their_line() {
     assert!(e.contains(":514:") && e.contains("nested at most 512 deep"), "{e}");
     // Within the bound, a deep file reads (here as an empty model).
     let fine = format!("{HEAD}{}{}</am:Amalthea>\n", "<x>".repeat(500), "</x>".repeat(500));
-    assert!(parse_as(&fine, FormatChoice::Amalthea).is_ok());
+    assert!(parse_as(&fine, FormatChoice::of("amalthea")).is_ok());
 }

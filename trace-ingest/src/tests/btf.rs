@@ -4,7 +4,7 @@ use super::{chain, parse_as, parse_lenient};
 use crate::{EventKind, FormatChoice, ObjectKind, TaskKind};
 
 fn kinds(text: &str) -> Vec<(u64, EventKind, String, u16)> {
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     p.trace.events.iter().map(|e| (e.time, e.kind, p.trace.tasks[e.task as usize].name.clone(), e.core)).collect()
 }
 
@@ -29,7 +29,7 @@ fn task_and_isr_states_map_to_the_model() {
     ];
     let want: Vec<_> = want.iter().map(|&(t, k, n, c)| (t, k, n.to_string(), c)).collect();
     assert_eq!(got, want);
-    let p = parse_as(text, FormatChoice::Btf).unwrap();
+    let p = parse_as(text, FormatChoice::of("btf")).unwrap();
     assert_eq!(p.trace.tasks[1].kind, TaskKind::Isr);
 }
 
@@ -48,7 +48,7 @@ fn numeric_tables_crlf_empty_instances_and_commas_in_notes() {
     let text = "#version 1.0\r\n#timeScale ns\r\n#typeTable\r\n#-0 T\r\n#-1 C\r\n#entityTable\r\n#-0 Task_A\r\n#-1 Core_1\r\n\
         #entityTypeTable\r\n#-C Core_1\r\n#-T Task_A\r\n\
         10,1,,0,0,,start\r\n20,1,,0,0,,preempt,reason: a, b, c\r\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     assert_eq!(p.trace.tasks[0].name, "Task_A");
     assert_eq!(p.trace.events.len(), 2);
     assert_eq!(p.trace.events.at(1).kind, EventKind::Preempted);
@@ -65,7 +65,7 @@ fn communication_becomes_edges() {
         7,B,0,SIG,Speed,0,read\n\
         8,A,0,SEM,Lock,0,requestsemaphore\n9,A,0,SEM,Lock,0,assigned\n10,A,0,SEM,Lock,0,released\n\
         11,Core_0,0,T,A,0,terminate\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let t = &p.trace;
     let name = |i: u32| t.tasks[i as usize].name.as_str();
     let ev: Vec<_> =
@@ -105,7 +105,7 @@ fn freertos_dialect_merges_cores_and_attributes_kernel_objects() {
         9,Core_0,0,STI,sem,0,trigger,give 0x30\n\
         10,Core_1,0,T,[1/0002]CS,0,preempt,\n\
         11,Core_0,0,STI,TICK,0,trigger,1\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let t = &p.trace;
     let names: Vec<_> = t.tasks.iter().map(|x| (x.name.as_str(), x.priority, x.handle)).collect();
     assert_eq!(names, vec![("Prod", Some(4), 1), ("CS#2", Some(3), 2), ("CS#3", Some(3), 3)]);
@@ -159,7 +159,7 @@ fn malformed_lines_name_line_column_and_shape() {
         ("#version 1\n", "t.log:1:1: invalid btf input: the input is empty"),
     ];
     for (text, want) in cases {
-        let err = chain(&parse_as(text, FormatChoice::Btf).unwrap_err());
+        let err = chain(&parse_as(text, FormatChoice::of("btf")).unwrap_err());
         assert!(err.contains(want), "got {err}\nwant {want}");
     }
 }
@@ -167,7 +167,7 @@ fn malformed_lines_name_line_column_and_shape() {
 #[test]
 fn lenient_skips_and_sorts_and_unknown_events_are_counted() {
     let text = "#timeScale ns\n5,Core_0,0,T,A,0,start\n2,Core_0,0,T\n4,Core_0,0,T,A,0,preempt\n6,Core_0,0,T,A,0,teleport\n7,X,0,FOO,B,0,bar";
-    let p = parse_lenient(text, FormatChoice::Btf).unwrap();
+    let p = parse_lenient(text, FormatChoice::of("btf")).unwrap();
     assert_eq!(p.trace.events.iter().map(|e| e.time).collect::<Vec<_>>(), vec![4, 5]);
     let msgs: Vec<_> = p.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
     assert!(msgs[0].0 == Some(3) && msgs[0].1.starts_with("skipped malformed line"), "{msgs:?}");
@@ -177,7 +177,7 @@ fn lenient_skips_and_sorts_and_unknown_events_are_counted() {
 
 #[test]
 fn truncated_last_line_is_a_warning() {
-    let p = parse_as("#timeScale ns\n5,Core_0,0,T,A,0,start\n6,Core_0,0,T", FormatChoice::Btf).unwrap();
+    let p = parse_as("#timeScale ns\n5,Core_0,0,T,A,0,start\n6,Core_0,0,T", FormatChoice::of("btf")).unwrap();
     assert_eq!(p.trace.events.len(), 1);
     assert_eq!(p.warnings[0].line, Some(3));
     assert!(p.warnings[0].message.contains("truncated"));
@@ -186,9 +186,10 @@ fn truncated_last_line_is_a_warning() {
 #[test]
 fn non_utf8_is_an_error_and_empty_input_says_what_is_expected() {
     let bytes = b"#timeScale ns\n5,Core_0,0,T,A\xc3,0,start\n";
-    let err = chain(&crate::read(&mut &bytes[..], FormatChoice::Btf, &crate::ReadOptions::new("t.log")).unwrap_err());
+    let err =
+        chain(&crate::read(&mut &bytes[..], FormatChoice::of("btf"), &crate::ReadOptions::new("t.log")).unwrap_err());
     assert!(err.contains("t.log:2:15: invalid btf input: the line is not valid UTF-8 (byte 0xc3)"), "{err}");
-    let err = chain(&parse_as("", FormatChoice::Btf).unwrap_err());
+    let err = chain(&parse_as("", FormatChoice::of("btf")).unwrap_err());
     assert!(
         err.contains(
             "t.log:1:1: invalid btf input: the input is empty; expected a header line such as `#timeScale ns`"
@@ -219,7 +220,7 @@ fn only_task_and_isr_targets_are_tasks() {
         6,Core_0,0,T,B,0,start\n\
         7,Core_0,0,I,Irq,0,start\n8,Core_0,0,I,Irq,0,terminate\n\
         9,Core_0,0,T,B,0,terminate\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let t = &p.trace;
     let names: Vec<_> = t.tasks.iter().map(|x| (x.name.as_str(), x.kind)).collect();
     assert_eq!(names, vec![("A", TaskKind::Task), ("B", TaskKind::Task), ("Irq", TaskKind::Isr)]);
@@ -255,7 +256,7 @@ fn sources_never_scheduled_are_dropped_with_a_warning() {
         0,SIM,0,STI,Tick,0,trigger\n0,Tick,0,T,A,0,activate\n1,Core_0,0,T,A,0,start\n\
         2,SEM_X,0,SEM,SEM_Y,0,lock\n2,SEM_X,0,SIG,Speed,0,write\n3,A,0,SIG,Speed,0,read\n\
         5,Core_0,0,T,A,0,terminate\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let names: Vec<_> = p.trace.tasks.iter().map(|x| x.name.as_str()).collect();
     assert_eq!(names, vec!["A"]);
     assert!(p.trace.events.iter().all(|e| e.task == 0));
@@ -274,7 +275,7 @@ fn runnables_report_calls_and_execution() {
         35,A,0,R,Filter,0,terminate\n35,A,0,R,Out,0,start\n40,A,0,R,Out,0,terminate\n\
         40,Core_0,0,T,A,0,terminate\n50,S,1,T,A,1,activate\n50,Core_0,0,T,A,1,start\n\
         50,A,1,R,Filter,0,start\n52,A,1,R,Filter,0,terminate\n55,Core_0,0,T,A,1,terminate\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let r: Vec<_> = p.trace.runnables.iter().map(|r| (r.task, r.name.as_str(), r.calls, r.exec_ns)).collect();
     assert_eq!(r, vec![(0, "Filter", 2, 17), (0, "Out", 1, 5)]);
     assert_eq!(p.trace.events.iter().filter(|e| e.kind == EventKind::Send && e.task == 0).count(), 1);
@@ -289,7 +290,7 @@ fn activations_in_flight_are_jobs_of_their_own() {
         0,S,0,T,A,0,activate\n0,Core_0,0,T,A,0,start\n\
         40,S,1,T,A,1,activate\n100,Core_0,0,T,A,0,terminate\n\
         100,Core_0,0,T,A,1,start\n150,Core_0,0,T,A,1,terminate\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let s = crate::Schedule::of(&p.trace);
     let jobs: Vec<_> = s.tasks[0].jobs.iter().map(|j| (j.release_ns, j.finish_ns, j.exec_ns())).collect();
     assert_eq!(jobs, vec![(0, Some(100), 100), (40, Some(150), 50)]);
@@ -305,7 +306,7 @@ fn a_scheduler_running_tasks_at_once_gets_lanes() {
         0,S,0,T,A,0,activate\n0,Sched,0,T,A,0,start\n0,S,0,T,B,0,activate\n0,Sched,0,T,B,0,start\n\
         10,Sched,0,T,A,0,terminate\n10,S,0,T,C,0,activate\n10,Sched,0,T,C,0,start\n\
         20,Sched,0,T,B,0,terminate\n30,Sched,0,T,C,0,terminate\n";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let cores: Vec<_> =
         p.trace.events.iter().filter(|e| e.kind == EventKind::SwitchIn).map(|e| (e.task, e.core)).collect();
     assert_eq!(cores, vec![(0, 0), (1, 1), (2, 0)], "C reuses A's lane");

@@ -7,7 +7,7 @@ use crate::corera_log::write;
 use crate::*;
 
 fn parse(text: &str) -> Result<Parsed, ReadError> {
-    parse_as(text, FormatChoice::Auto)
+    parse_as(text, FormatChoice::AUTO)
 }
 
 fn parse_err(text: &str) -> String {
@@ -96,7 +96,7 @@ fn fingerprint_covers_every_input_byte() {
     assert_ne!(parsed.source, Fingerprint::of(&SMALL.as_bytes()[1..]));
     // Reading in pieces gives the same hash as hashing the whole.
     let mut reader = std::io::BufReader::with_capacity(7, SMALL.as_bytes());
-    let again = read(&mut reader, FormatChoice::Auto, &ReadOptions::new("t.log")).unwrap();
+    let again = read(&mut reader, FormatChoice::AUTO, &ReadOptions::new("t.log")).unwrap();
     assert_eq!(again.source, parsed.source);
     assert_ne!(Fingerprint::of(b"a"), Fingerprint::of(b"a\0"));
 }
@@ -160,7 +160,7 @@ fn errors_name_file_line_column_and_expectation() {
 #[test]
 fn non_utf8_is_an_error_with_line_and_byte() {
     let input = b"corera-log 1 clock=us\ntask 1 task 5 A\xff\n";
-    let err = read(&mut &input[..], FormatChoice::CoreraLog, &ReadOptions::new("t.log")).unwrap_err();
+    let err = read(&mut &input[..], FormatChoice::of("corera-log"), &ReadOptions::new("t.log")).unwrap_err();
     let ReadError::Parse(e) = err else { panic!("{err}") };
     assert_eq!((e.line, e.column), (2, 16));
     assert!(e.kind.to_string().contains("0xff"), "{}", e.kind);
@@ -182,7 +182,7 @@ fn truncated_last_line_is_a_warning_and_keeps_earlier_events() {
 fn lenient_skips_malformed_lines_and_sorts_time() {
     let text = "corera-log 1 clock=us\ntask 1 task 5 A\n10 0 rdy 1\n11 0 jump 1\n9 0 in 1\n12 0 out 1 done\n";
     assert!(parse(text).is_err());
-    let parsed = parse_lenient(text, FormatChoice::Auto).unwrap();
+    let parsed = parse_lenient(text, FormatChoice::AUTO).unwrap();
     let kinds: Vec<_> = parsed.trace.events.iter().map(|e| (e.time / 1000, e.kind)).collect();
     assert_eq!(kinds, vec![(9, EventKind::SwitchIn), (10, EventKind::Ready), (12, EventKind::Finished)]);
     assert_eq!(parsed.warnings.len(), 2, "{:?}", parsed.warnings);
@@ -191,7 +191,7 @@ fn lenient_skips_malformed_lines_and_sorts_time() {
     assert_eq!(parsed.warnings[1].line, Some(5));
     assert!(parsed.warnings[1].message.contains("1 events had timestamps earlier"));
     // A bad header stops the reading even under --lenient.
-    let err = chain(&parse_lenient("corera-log 9 clock=us\n10 0 rdy 1\n", FormatChoice::Auto).unwrap_err());
+    let err = chain(&parse_lenient("corera-log 9 clock=us\n10 0 rdy 1\n", FormatChoice::AUTO).unwrap_err());
     assert!(err.contains("t.log:1:12: invalid corera-log input: expected format version 1"), "{err}");
 }
 
@@ -270,7 +270,7 @@ proptest! {
     fn round_trip(trace in arb_trace()) {
         let mut text = Vec::new();
         write(&trace, &mut text).unwrap();
-        let parsed = read(&mut &text[..], FormatChoice::CoreraLog, &ReadOptions::new("p.log")).unwrap();
+        let parsed = read(&mut &text[..], FormatChoice::of("corera-log"), &ReadOptions::new("p.log")).unwrap();
         prop_assert!(parsed.warnings.is_empty());
         prop_assert_eq!(&parsed.trace, &trace);
         let mut again = Vec::new();
@@ -283,7 +283,7 @@ proptest! {
     fn arbitrary_input_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         let mut input = b"corera-log 1 clock=us\n".to_vec();
         input.extend(bytes);
-        let _ = read(&mut &input[..], FormatChoice::CoreraLog, &ReadOptions::new("f.log"));
+        let _ = read(&mut &input[..], FormatChoice::of("corera-log"), &ReadOptions::new("f.log"));
     }
 }
 
@@ -292,13 +292,13 @@ proptest! {
 #[test]
 fn the_os_in_the_header_is_read_and_written() {
     let text = "corera-log 1 clock=us os=rt-thread\ntask 1 task 1 T\n0 0 rdy 1\n0 0 in 1\n5 0 out 1 done\n";
-    let p = crate::read(&mut text.as_bytes(), crate::FormatChoice::Auto, &crate::ReadOptions::new("t.log")).unwrap();
+    let p = crate::read(&mut text.as_bytes(), crate::FormatChoice::AUTO, &crate::ReadOptions::new("t.log")).unwrap();
     assert_eq!(p.trace.os, Some(crate::Os::RtThread));
     let mut out = Vec::new();
     crate::corera_log::write(&p.trace, &mut out).unwrap();
     assert!(String::from_utf8(out).unwrap().starts_with("corera-log 1 clock=us os=rt-thread\n"));
     let bad = "corera-log 1 clock=us os=vxworks\n";
-    let e = crate::read(&mut bad.as_bytes(), crate::FormatChoice::Auto, &crate::ReadOptions::new("t.log")).unwrap_err();
+    let e = crate::read(&mut bad.as_bytes(), crate::FormatChoice::AUTO, &crate::ReadOptions::new("t.log")).unwrap_err();
     let e = super::chain(&e);
     assert!(e.contains("t.log:1:") && e.contains("freertos, esp-idf, zephyr") && e.contains("vxworks"), "{e}");
 }

@@ -16,7 +16,7 @@ fn sample(rel: &str) -> std::path::PathBuf {
 fn parse(dir: &std::path::Path) -> Parsed {
     let meta = dir.join("metadata");
     let text = std::fs::read(&meta).unwrap();
-    read(&mut &text[..], FormatChoice::Auto, &ReadOptions::new(meta.to_str().unwrap())).unwrap()
+    read(&mut &text[..], FormatChoice::AUTO, &ReadOptions::new(meta.to_str().unwrap())).unwrap()
 }
 
 /// babeltrace2's pretty line: `[HH:MM:SS.nnnnnnnnn] (+d) name: { k = v, ... }`.
@@ -132,8 +132,8 @@ fn a_cut_stream_a_wrapped_clock_and_an_unknown_event_are_handled_and_said() {
     // Metadata that is not TSDL: an error naming its line.
     std::fs::write(dir.join("metadata"), "/* CTF 1.8 */\ntrace { byte_order = le; };\nevent { id = 1; };\n").unwrap();
     let text = std::fs::read(dir.join("metadata")).unwrap();
-    let e =
-        read(&mut &text[..], FormatChoice::Ctf, &ReadOptions::new(dir.join("metadata").to_str().unwrap())).unwrap_err();
+    let e = read(&mut &text[..], FormatChoice::of("ctf"), &ReadOptions::new(dir.join("metadata").to_str().unwrap()))
+        .unwrap_err();
     assert!(super::chain(&e).contains(":3:1:"), "{}", super::chain(&e));
     std::fs::remove_dir_all(&dir).unwrap();
 }

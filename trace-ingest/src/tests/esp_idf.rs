@@ -21,11 +21,11 @@ fn bytes(rel: &str) -> Vec<u8> {
 /// Reads one file, or several as one file per core.
 fn parse(files: &[&str]) -> Parsed {
     if let [one] = files {
-        return read(&mut &bytes(one)[..], FormatChoice::Auto, &ReadOptions::new(one)).unwrap();
+        return read(&mut &bytes(one)[..], FormatChoice::AUTO, &ReadOptions::new(one)).unwrap();
     }
     let inputs: Vec<(String, Box<dyn BufRead>)> =
         files.iter().map(|f| (f.to_string(), Box::new(std::io::Cursor::new(bytes(f))) as Box<dyn BufRead>)).collect();
-    read_per_core(inputs, FormatChoice::Auto, &ReadOptions::new(files[0])).unwrap()
+    read_per_core(inputs, FormatChoice::AUTO, &ReadOptions::new(files[0])).unwrap()
 }
 
 /// One event of the reference decoder's output: time (ns), core, name,
@@ -269,7 +269,7 @@ fn a_multicore_file_is_not_one_of_several_per_core_files() {
             .iter()
             .map(|f| (f.to_string(), Box::new(std::io::Cursor::new(bytes(f))) as Box<dyn BufRead>))
             .collect();
-    let e = read_per_core(inputs, FormatChoice::Auto, &ReadOptions::new("x")).unwrap_err();
+    let e = read_per_core(inputs, FormatChoice::AUTO, &ReadOptions::new("x")).unwrap_err();
     assert!(super::chain(&e).contains("give it alone"), "{}", super::chain(&e));
 }
 
@@ -279,12 +279,12 @@ fn every_prefix_and_a_flipped_byte_of_the_multicore_files_read_without_a_panic()
     for rel in ["2025-sysview360/heap_log_mcore.svdat", "2024-esp-extension/heap_log_mcore.svdat"] {
         let good = bytes(rel);
         for len in (0..good.len()).step_by(101) {
-            let _ = read(&mut &good[..len], FormatChoice::SystemView, &ReadOptions::new(rel));
+            let _ = read(&mut &good[..len], FormatChoice::of("systemview"), &ReadOptions::new(rel));
         }
         for at in (0..good.len()).step_by(89) {
             let mut bad = good.clone();
             bad[at] ^= 0xA5;
-            let _ = read(&mut &bad[..], FormatChoice::SystemView, &ReadOptions::new(rel));
+            let _ = read(&mut &bad[..], FormatChoice::of("systemview"), &ReadOptions::new(rel));
         }
     }
 }

@@ -18,7 +18,7 @@ const SMALL: &str = "# tracer: nop
 
 #[test]
 fn switches_and_wakeups_map_to_the_model() {
-    let p = parse_as(SMALL, FormatChoice::Auto).unwrap();
+    let p = parse_as(SMALL, FormatChoice::AUTO).unwrap();
     let t = &p.trace;
     assert_eq!(t.priority_order, PriorityOrder::Low);
     let names: Vec<_> = t.tasks.iter().map(|x| (x.name.as_str(), x.kind, x.priority, x.handle)).collect();
@@ -68,7 +68,7 @@ fn sched_waking_is_preferred_over_sched_wakeup() {
    a-1 [000] d..4 1.000001: sched_waking: comm=b pid=2 prio=120 target_cpu=000
    a-1 [000] d..4 1.000002: sched_wakeup: comm=b pid=2 prio=120 success=1 target_cpu=000
 ";
-    let p = parse_as(text, FormatChoice::Ftrace).unwrap();
+    let p = parse_as(text, FormatChoice::of("ftrace")).unwrap();
     assert_eq!(p.trace.events.len(), 2);
     assert!(p.warnings[0].message.contains("sched_wakeup (sched_waking used) (1)"));
 }
@@ -79,7 +79,7 @@ fn trace_cmd_and_perf_forms() {
      kworker/2:1-2923  [001]  2084.021765: sched_switch:         kworker/2:1:2923 [120] R ==> swapper/1:0 [120]
   Chrome IO  1234/1300 [001] 2084.021766: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=Chrome IO next_pid=1300 next_prio=120
 ";
-    let p = parse_as(text, FormatChoice::Auto).unwrap();
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
     let names: Vec<_> = p.trace.tasks.iter().map(|t| (t.name.as_str(), t.handle)).collect();
     assert_eq!(names, vec![("kworker/2:1", 2923), ("<idle>", 0), ("Chrome IO", 1300)]);
     assert_eq!(p.trace.events.at(0).kind, EventKind::Preempted);
@@ -90,7 +90,7 @@ fn trace_cmd_and_perf_forms() {
 fn filters_keep_the_workload() {
     let mut options = ReadOptions::new("t.log");
     options.filter.comm = Some(regex::Regex::new("^work").unwrap());
-    let p = read(&mut SMALL.as_bytes(), FormatChoice::Ftrace, &options).unwrap();
+    let p = read(&mut SMALL.as_bytes(), FormatChoice::of("ftrace"), &options).unwrap();
     let names: Vec<_> = p.trace.tasks.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, vec!["<idle>", "worker"]);
     // The wakeup by `app main` lost its waker; the readies stay.
@@ -99,12 +99,12 @@ fn filters_keep_the_workload() {
     assert!(p.warnings.last().unwrap().message.contains("task filter kept 2 of 4 tasks"));
     let mut options = ReadOptions::new("t.log");
     options.filter.pids = vec![10, 20];
-    let p = read(&mut SMALL.as_bytes(), FormatChoice::Ftrace, &options).unwrap();
+    let p = read(&mut SMALL.as_bytes(), FormatChoice::of("ftrace"), &options).unwrap();
     assert_eq!(p.trace.tasks.len(), 3);
     let tgid = "# tracer: nop\n  a-5 (4) [000] d..3 1.0: sched_switch: prev_comm=a prev_pid=5 prev_prio=1 prev_state=S ==> next_comm=b next_pid=6 next_prio=1\n";
     let mut options = ReadOptions::new("t.log");
     options.filter.tgids = vec![4];
-    let p = read(&mut tgid.as_bytes(), FormatChoice::Ftrace, &options).unwrap();
+    let p = read(&mut tgid.as_bytes(), FormatChoice::of("ftrace"), &options).unwrap();
     assert_eq!(p.trace.tasks.iter().map(|t| t.handle).collect::<Vec<_>>(), vec![5]);
 }
 
@@ -127,21 +127,21 @@ fn errors_name_line_column_and_shape() {
         ),
     ];
     for (text, want) in cases {
-        let err = chain(&parse_as(text, FormatChoice::Ftrace).unwrap_err());
+        let err = chain(&parse_as(text, FormatChoice::of("ftrace")).unwrap_err());
         assert!(err.contains(want), "got {err}\nwant {want}");
     }
-    let lenient = parse_lenient(cases[4].0, FormatChoice::Ftrace).unwrap();
+    let lenient = parse_lenient(cases[4].0, FormatChoice::of("ftrace")).unwrap();
     assert_eq!(lenient.trace.events.at(0).time, 1_000_000_000);
 }
 
 #[test]
 fn non_utf8_and_truncation() {
     let bytes = b"# tracer: nop\n  a-1 [000] d..3 1.0: sched_waking: comm=\xff pid=2\n";
-    let err = chain(&read(&mut &bytes[..], FormatChoice::Ftrace, &ReadOptions::new("t.log")).unwrap_err());
+    let err = chain(&read(&mut &bytes[..], FormatChoice::of("ftrace"), &ReadOptions::new("t.log")).unwrap_err());
     assert!(err.contains("t.log:2:42: invalid ftrace input: the line is not valid UTF-8 (byte 0xff)"), "{err}");
     let p = parse_as(
         "# tracer: nop\n  a-1 [000] d..3 1.0: sched_waking: comm=b pid=2 prio=1 target_cpu=0\n  a-1 [0",
-        FormatChoice::Ftrace,
+        FormatChoice::of("ftrace"),
     )
     .unwrap();
     assert_eq!(p.trace.events.len(), 2);

@@ -20,7 +20,7 @@ const TRACE: &str = "#timeScale us\n\
 
 #[test]
 fn preemptions_and_pass_overs_order_tasks() {
-    let p = parse_as(TRACE, FormatChoice::Btf).unwrap();
+    let p = parse_as(TRACE, FormatChoice::of("btf")).unwrap();
     let s = Schedule::of(&p.trace);
     let inf = infer(&p.trace, &s);
     let id = |n: &str| p.trace.tasks.iter().position(|t| t.name == n).unwrap() as u32;
@@ -41,7 +41,7 @@ fn preemptions_and_pass_overs_order_tasks() {
 
 #[test]
 fn resolve_fills_in_marks_sources_and_applies_overrides() {
-    let mut p = parse_as(TRACE, FormatChoice::Btf).unwrap();
+    let mut p = parse_as(TRACE, FormatChoice::of("btf")).unwrap();
     let s = Schedule::of(&p.trace);
     let overrides = [PriorityOverride { task: "Mid".into(), priority: 100 }];
     let r = resolve(&mut p.trace, &s, &overrides).unwrap();
@@ -67,7 +67,7 @@ fn contradicting_evidence_is_a_conflict_sharing_a_level() {
         10,S,0,T,A,0,activate\n10,Core_0,0,T,B,0,preempt\n10,Core_0,0,T,A,0,start\n\
         20,Core_0,0,T,A,0,preempt\n20,Core_0,0,T,B,0,resume\n\
         30,Core_0,0,T,B,0,terminate\n30,Core_0,0,T,A,0,resume\n40,Core_0,0,T,A,0,terminate\n";
-    let mut p = parse_as(text, FormatChoice::Btf).unwrap();
+    let mut p = parse_as(text, FormatChoice::of("btf")).unwrap();
     let s = Schedule::of(&p.trace);
     let r = resolve(&mut p.trace, &s, &[]).unwrap();
     assert_eq!(r.inference.conflicts, vec![vec![0, 1]]);
@@ -87,7 +87,7 @@ fn running_on_through_a_tick_while_another_waits_is_evidence() {
         let t = 5000 + 100 * k;
         text += &format!("{t} 0 rdy 2\n{t} 0 in 2\n{} 0 out 2 done\n", t + 10);
     }
-    let mut p = parse_as(&text, FormatChoice::Auto).unwrap();
+    let mut p = parse_as(&text, FormatChoice::AUTO).unwrap();
     let id = |p: &crate::Parsed, n: &str| p.trace.tasks.iter().position(|t| t.name == n).unwrap() as u32;
     let (busy, waiter) = (id(&p, "Busy"), id(&p, "Waiter"));
     let none = infer(&p.trace, &Schedule::of(&p.trace));
@@ -108,7 +108,7 @@ fn running_on_through_a_tick_while_another_waits_is_evidence() {
 fn the_recorders_own_task_takes_its_documented_priority() {
     let text = "corera-log 1 clock=us\ntask 1 task - T\ntask 2 task - TzCtrl\n\
         0 0 rdy 1\n0 0 in 1\n10 0 rdy 2\n10 0 out 1 preempt\n10 0 in 2\n20 0 out 2 done\n20 0 in 1\n30 0 out 1 done\n";
-    let mut p = parse_as(text, FormatChoice::Auto).unwrap();
+    let mut p = parse_as(text, FormatChoice::AUTO).unwrap();
     let s = Schedule::of(&p.trace);
     let r = resolve(&mut p.trace, &s, &[]).unwrap();
     let prio = |n: &str| p.trace.tasks.iter().find(|t| t.name == n).unwrap().priority.unwrap();

@@ -23,7 +23,7 @@ fn count(p: &Parsed, kind: EventKind) -> usize {
 
 #[test]
 fn the_printer_recording_maps_every_kernel_event() {
-    let p = parse(&bytes("printer.psf"), FormatChoice::Auto).unwrap();
+    let p = parse(&bytes("printer.psf"), FormatChoice::AUTO).unwrap();
     assert_eq!(p.format, "psf");
     // The header's tick rate: the recorder's FreeRTOSConfig.h says
     // configTICK_RATE_HZ 1000.
@@ -75,7 +75,7 @@ fn the_printer_recording_maps_every_kernel_event() {
 
 #[test]
 fn the_sampler_recording() {
-    let p = parse(&bytes("sampler.psf"), FormatChoice::Psf).unwrap();
+    let p = parse(&bytes("sampler.psf"), FormatChoice::of("psf")).unwrap();
     // TASK_READY 463, TASK_ACTIVATE 702, QUEUE_SEND 200, QUEUE_RECEIVE 200.
     assert_eq!(count(&p, EventKind::Ready), 463);
     assert_eq!(count(&p, EventKind::SwitchIn), 702);
@@ -89,7 +89,7 @@ fn the_sampler_recording() {
 }
 
 fn error_of(data: &[u8]) -> String {
-    let err = parse(data, FormatChoice::Psf).unwrap_err();
+    let err = parse(data, FormatChoice::of("psf")).unwrap_err();
     let mut msg = err.to_string();
     let mut source = std::error::Error::source(&err);
     while let Some(s) = source {
@@ -108,7 +108,7 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
     wrong[..4].copy_from_slice(b"XXXX");
     let e = error_of(&wrong);
     assert!(e.contains("the magic word `PSF`") && e.contains("none in the input's 38892 bytes"), "{e}");
-    assert!(parse(&wrong, FormatChoice::Auto).is_err(), "not detected as PSF either");
+    assert!(parse(&wrong, FormatChoice::AUTO).is_err(), "not detected as PSF either");
     // An unknown format version (bytes 4-5, little-endian).
     let mut version = good.clone();
     version[4] = 9;
@@ -117,7 +117,7 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
     // Truncated: in the header, and inside a record.
     let e = error_of(&good[..10]);
     assert!(e.contains("a whole header"), "{e}");
-    let cut = parse(&good[..good.len() - 3], FormatChoice::Psf).unwrap();
+    let cut = parse(&good[..good.len() - 3], FormatChoice::of("psf")).unwrap();
     assert!(cut.warnings.iter().any(|w| w.message.contains("ends inside a record")), "{:?}", cut.warnings);
     // Garbage in the middle: every record decoded before and after it, the
     // bad ones counted.
@@ -126,7 +126,7 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
     for b in &mut garbage[mid..mid + 64] {
         *b = 0xA5;
     }
-    let p = parse(&garbage, FormatChoice::Psf).unwrap();
+    let p = parse(&garbage, FormatChoice::of("psf")).unwrap();
     assert!(count(&p, EventKind::SwitchIn) > 300, "{}", count(&p, EventKind::SwitchIn));
     assert!(
         p.warnings
@@ -143,8 +143,8 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
     for (i, b) in tail[three_quarters..].iter_mut().enumerate() {
         *b = (i as u8).wrapping_mul(73) ^ 0x5C;
     }
-    let p = parse(&tail, FormatChoice::Psf).unwrap();
-    let whole = parse(&good, FormatChoice::Psf).unwrap();
+    let p = parse(&tail, FormatChoice::of("psf")).unwrap();
+    let whole = parse(&good, FormatChoice::of("psf")).unwrap();
     assert!(count(&p, EventKind::SwitchIn) * 10 >= count(&whole, EventKind::SwitchIn) * 6);
     assert!(
         p.warnings.iter().any(|w| w.message.contains(" byte ")
@@ -156,7 +156,7 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
     );
     // Every prefix reads without a panic.
     for len in (0..good.len()).step_by(997) {
-        let _ = parse(&good[..len], FormatChoice::Psf);
+        let _ = parse(&good[..len], FormatChoice::of("psf"));
     }
 }
 
@@ -167,7 +167,7 @@ fn damaged_streams_are_errors_or_counted_warnings_never_panics() {
 #[test]
 fn a_ringbuffer_ram_dump_is_found_and_read_as_the_runs_last_stretch() {
     let dump = bytes("printer-ringbuffer.bin");
-    let p = parse(&dump, FormatChoice::Auto).unwrap();
+    let p = parse(&dump, FormatChoice::AUTO).unwrap();
     assert_eq!(p.format, "psf");
     assert!(p.notes.iter().any(|n| n.contains("RingBuffer")), "{:?}", p.notes);
     assert!(!p.warnings.iter().any(|w| w.message.contains("could not be decoded")), "{:?}", p.warnings);
@@ -192,17 +192,17 @@ fn a_ringbuffer_ram_dump_is_found_and_read_as_the_runs_last_stretch() {
     // A dump of more RAM, with other data before the buffer.
     let mut ram = (0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect::<Vec<u8>>();
     ram.extend(&dump);
-    let q = read(&mut &ram[..], FormatChoice::Psf, &ReadOptions::new("ram.bin")).unwrap();
+    let q = read(&mut &ram[..], FormatChoice::of("psf"), &ReadOptions::new("ram.bin")).unwrap();
     assert_eq!(q.trace.events.len(), p.trace.events.len());
     // Damage: no end markers is an error naming the byte; every prefix and
     // a flipped byte anywhere read without a panic.
-    let e = super::chain(&parse(&dump[..dump.len() - 20], FormatChoice::Auto).unwrap_err());
+    let e = super::chain(&parse(&dump[..dump.len() - 20], FormatChoice::AUTO).unwrap_err());
     assert!(e.contains("byte 16") && e.contains("end markers"), "{e}");
     for at in (0..dump.len()).step_by(53) {
         let mut bad = dump.clone();
         bad[at] ^= 0x5A;
-        let _ = parse(&bad, FormatChoice::Psf);
-        let _ = parse(&dump[..at], FormatChoice::Psf);
+        let _ = parse(&bad, FormatChoice::of("psf"));
+        let _ = parse(&dump[..at], FormatChoice::of("psf"));
     }
 }
 
@@ -235,10 +235,10 @@ fn a_multicore_stream_gives_each_event_the_core_in_its_event_count() {
         let core = u8::from((from..to).contains(&i));
         data[at + 3] = (data[at + 3] & 0x0F) | (core << 4);
     }
-    let p = parse(&data, FormatChoice::Auto).unwrap();
+    let p = parse(&data, FormatChoice::AUTO).unwrap();
     assert_eq!(p.trace.cores_seen(), 2);
     assert!(p.notes.iter().any(|n| n.contains("2 cores")), "{:?}", p.notes);
-    let single = parse(&good, FormatChoice::Auto).unwrap();
+    let single = parse(&good, FormatChoice::AUTO).unwrap();
     for kind in
         [EventKind::Ready, EventKind::SwitchIn, EventKind::Send, EventKind::Receive, EventKind::Give, EventKind::Take]
     {
@@ -260,10 +260,10 @@ fn a_kernel_port_corera_cannot_map_is_an_error_naming_it() {
     assert_eq!(good[6..8], [0xA1, 0x1A], "FreeRTOS: TRACE_KERNEL_VERSION 0x1AA1");
     let mut zephyr = good.clone();
     zephyr[6..8].copy_from_slice(&0x9AA9u16.to_le_bytes());
-    let e = super::chain(&parse(&zephyr, FormatChoice::Auto).unwrap_err());
+    let e = super::chain(&parse(&zephyr, FormatChoice::AUTO).unwrap_err());
     assert!(e.contains("Zephyr kernel port") && e.contains(": byte 0:"), "{e}");
     let mut custom = good.clone();
     custom[6..8].copy_from_slice(&[0xF1, 0x1F]);
-    let e = super::chain(&parse(&custom, FormatChoice::Auto).unwrap_err());
+    let e = super::chain(&parse(&custom, FormatChoice::AUTO).unwrap_err());
     assert!(e.contains("[F1, 1F]") && e.contains("custom port"), "{e}");
 }

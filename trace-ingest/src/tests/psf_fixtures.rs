@@ -11,7 +11,7 @@ fn parse(version: &str, printf: Option<u16>) -> Parsed {
     let bytes = std::fs::read(corera_testdata::shared_dir().join(rel)).unwrap();
     let mut options = ReadOptions::new("trace.psf");
     options.psf_printf_event = printf;
-    read(&mut &bytes[..], FormatChoice::Auto, &options).unwrap()
+    read(&mut &bytes[..], FormatChoice::AUTO, &options).unwrap()
 }
 
 /// The sequence the crate's authors assert for every version (v14 adds

@@ -10,7 +10,7 @@ use crate::{EventKind, FormatChoice, Parsed, ReadOptions, TaskKind, read};
 fn sample(rel: &str) -> Parsed {
     let path = corera_testdata::path(rel);
     let file = std::fs::File::open(&path).unwrap();
-    read(&mut std::io::BufReader::new(file), FormatChoice::Auto, &ReadOptions::new(rel)).unwrap()
+    read(&mut std::io::BufReader::new(file), FormatChoice::AUTO, &ReadOptions::new(rel)).unwrap()
 }
 
 fn count(p: &Parsed, kind: EventKind) -> usize {

@@ -6,7 +6,7 @@ use crate::*;
 
 fn schedule(body: &str) -> Schedule {
     let text = format!("corera-log 1 clock=us\n{body}");
-    Schedule::of(&parse_as(&text, FormatChoice::Auto).unwrap().trace)
+    Schedule::of(&parse_as(&text, FormatChoice::AUTO).unwrap().trace)
 }
 
 const US: u64 = 1000;
@@ -137,7 +137,7 @@ fn time_inside_a_gap_of_the_recording_is_not_counted() {
     let text = "corera-log 1 clock=us\ntask 1 task 2 A\ntask 2 task 1 B\n\
                 0 0 rdy 1\n0 0 in 1\n2 0 rdy 2\n10 0 out 1 done\n10 0 in 2\n12 0 out 2 done\n\
                 20 0 rdy 1\n20 0 in 1\n25 0 rdy 2\n100 0 out 1 done\n100 0 in 2\n102 0 out 2 done\n";
-    let mut trace = parse_as(text, FormatChoice::Auto).unwrap().trace;
+    let mut trace = parse_as(text, FormatChoice::AUTO).unwrap().trace;
     let plain = Schedule::of(&trace);
     trace.add_gap(30 * US, 90 * US);
     trace.add_gap(80 * US, 95 * US); // overlaps: merged
@@ -184,7 +184,7 @@ fn cross_core_wakes_are_measured_onto_idle_cores() {
     body += "7000 1 out 9 preempt\n7000 1 in 3\n7005 0 rdy 2\n7400 1 out 3 done\n7400 1 in 2\n7420 1 out 2 block\n\
              7420 1 in 9\n8000 0 rdy 2\n8000 0 in 2\n8010 0 out 2 block\n";
     let text = format!("corera-log 1 clock=us\n{body}");
-    let trace = parse_as(&text, FormatChoice::Auto).unwrap().trace;
+    let trace = parse_as(&text, FormatChoice::AUTO).unwrap().trace;
     let w = trace.cross_core_wake().expect("five wakes onto an idle core");
     assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 50 * US, 50 * US, 50 * US));
     assert!(w.is_steady());
@@ -194,7 +194,7 @@ fn cross_core_wakes_are_measured_onto_idle_cores() {
     assert_eq!(gapped.cross_core_wake(), None);
     let four =
         text.replacen("1000 0 rdy 1\n1000 0 in 1\n1005 0 wake 1 2\n1005 0 rdy 2\n", "1000 0 rdy 1\n1000 0 in 1\n", 1);
-    let four = parse_as(&four, FormatChoice::Auto).unwrap().trace;
+    let four = parse_as(&four, FormatChoice::AUTO).unwrap().trace;
     assert_eq!(four.cross_core_wake(), None);
 }
 
@@ -220,7 +220,7 @@ fn the_dispatch_delay_onto_an_idle_core_is_measured_from_the_isrs_exit() {
         );
     }
     body += "7000 0 out 9 preempt\n7000 0 in 2\n7010 0 rdy 1\n7100 0 out 2 done\n7100 0 in 1\n7120 0 out 1 block\n";
-    let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::Auto).unwrap().trace;
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::AUTO).unwrap().trace;
     let w = trace.local_wake().expect("five wakes onto an idle core");
     assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 7 * US, 7 * US, 7 * US));
     assert_eq!(trace.cross_core_wake(), None, "all on core 0");
@@ -233,7 +233,7 @@ fn a_release_lost_in_a_gap_is_unknown() {
     let mut trace = parse_as(
         "corera-log 1 clock=us\ntask 1 task 1 X\n0 0 rdy 1\n0 0 in 1\n10 0 out 1 done\n600 0 in 1\n610 0 out 1 done\n\
          700 0 rdy 1\n700 0 in 1\n705 0 out 1 done\n",
-        FormatChoice::Auto,
+        FormatChoice::AUTO,
     )
     .unwrap()
     .trace;

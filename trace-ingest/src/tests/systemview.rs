@@ -26,7 +26,7 @@ fn the_printer_recording_matches_the_workloads_own_counts() {
     let counted = |what: &str| -> usize {
         counts.lines().find_map(|l| l.strip_prefix(&format!("{what} "))).unwrap().parse().unwrap()
     };
-    let p = parse(&bytes("printer.SVDat"), FormatChoice::Auto).unwrap();
+    let p = parse(&bytes("printer.SVDat"), FormatChoice::AUTO).unwrap();
     assert_eq!(p.format, "systemview");
     assert_eq!(count(&p, EventKind::Send), counted("send"));
     assert_eq!(count(&p, EventKind::Receive), counted("receive"));
@@ -71,7 +71,7 @@ fn packets_decode_as_the_encoder_writes_them() {
     s.extend([3, 2]); // ISR_EXIT, +2
     s.extend([32 + 58, 4, 0x50, 0x01, 0, 0, 3]); // xQueueGenericSend(q 0x50, item 1, 0, 0), +3
     s.extend([0x80 | 0x10, 0x04, 1, 7, 1]); // id 0x210 (a module event), len 1, payload, +1
-    let p = parse(&s, FormatChoice::Auto).unwrap();
+    let p = parse(&s, FormatChoice::AUTO).unwrap();
     let events: Vec<(u64, EventKind)> = p.trace.events.iter().map(|e| (e.time / 1000, e.kind)).collect();
     assert_eq!(
         events,
@@ -96,19 +96,19 @@ fn undecoded(p: &Parsed) -> Option<&str> {
 #[test]
 fn damaged_recordings_are_errors_or_located_warnings_never_panics() {
     let good = bytes("printer.SVDat");
-    assert_eq!(undecoded(&parse(&good, FormatChoice::Auto).unwrap()), None);
+    assert_eq!(undecoded(&parse(&good, FormatChoice::AUTO).unwrap()), None);
     // No sync sequence: an error naming the byte.
-    let e = super::chain(&parse(&good[10..], FormatChoice::SystemView).unwrap_err());
+    let e = super::chain(&parse(&good[10..], FormatChoice::of("systemview")).unwrap_err());
     assert!(e.contains("sync sequence") && e.contains(": byte "), "{e}");
     // A host header before the stream is skipped.
     let mut headed = b"SystemView recording\n".to_vec();
     headed.extend(&good);
-    let p = parse(&headed, FormatChoice::SystemView).unwrap();
+    let p = parse(&headed, FormatChoice::of("systemview")).unwrap();
     assert!(p.warnings.iter().any(|w| w.message.contains("21 bytes before the first sync")), "{:?}", p.warnings);
     // Truncated inside a packet (a TASK_INFO cut after its task id).
     let mut cut = good.clone();
     cut.extend([9, 0x40]);
-    let p = parse(&cut, FormatChoice::SystemView).unwrap();
+    let p = parse(&cut, FormatChoice::of("systemview")).unwrap();
     let w = undecoded(&p).unwrap();
     assert!(w.contains(&format!("at byte {}", good.len())) && w.contains("cut by the end"), "{w}");
     // Garbage in the middle: what comes before it is kept, the warning
@@ -118,7 +118,7 @@ fn damaged_recordings_are_errors_or_located_warnings_never_panics() {
     for b in &mut garbage[mid..mid + 64] {
         *b = 0xFF;
     }
-    let p = parse(&garbage, FormatChoice::SystemView).unwrap();
+    let p = parse(&garbage, FormatChoice::of("systemview")).unwrap();
     assert!(count(&p, EventKind::SwitchIn) > 500);
     let w = undecoded(&p).unwrap();
     assert!(w.contains("no SystemView packet") && w.contains("% of the stream"), "{w}");
@@ -130,7 +130,7 @@ fn damaged_recordings_are_errors_or_located_warnings_never_panics() {
     for (i, b) in tail[three_quarters..].iter_mut().enumerate() {
         *b = (i as u8).wrapping_mul(37) | 0x80;
     }
-    let p = parse(&tail, FormatChoice::SystemView).unwrap();
+    let p = parse(&tail, FormatChoice::of("systemview")).unwrap();
     let w = undecoded(&p).unwrap();
     let share: f64 = w.split("rest on ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!((70.0..80.0).contains(&share), "{w}");
@@ -139,13 +139,13 @@ fn damaged_recordings_are_errors_or_located_warnings_never_panics() {
     let mut absurd = good.clone();
     absurd.extend([17, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]); // IDLE, delta 2^32 - 1 ticks: 72 minutes at 1 MHz
     absurd.extend([17, 5]); // IDLE 5 ticks later
-    let p = parse(&absurd, FormatChoice::SystemView).unwrap();
+    let p = parse(&absurd, FormatChoice::of("systemview")).unwrap();
     let w = undecoded(&p).unwrap();
     assert!(w.contains("advancing the clock"), "{w}");
     assert!(p.trace.duration() < 10_000_000_000, "{} ns", p.trace.duration());
     // Every prefix reads without a panic.
     for len in (0..good.len()).step_by(997) {
-        let _ = parse(&good[..len], FormatChoice::SystemView);
+        let _ = parse(&good[..len], FormatChoice::of("systemview"));
     }
 }
 
@@ -158,12 +158,12 @@ fn an_os_without_a_table_is_said_and_its_calls_are_not_read_as_freertos() {
     let at = good.windows(from.len()).position(|w| w == from).unwrap();
     let mut other = good.clone();
     other[at..at + from.len()].copy_from_slice(b"O=RTThread");
-    let p = parse(&other, FormatChoice::Auto).unwrap();
+    let p = parse(&other, FormatChoice::AUTO).unwrap();
     let w = p.warnings.iter().find(|w| w.message.contains("no table")).expect("a warning");
     assert!(w.message.contains("RTThread") && w.message.contains("--sysview-desc"), "{}", w.message);
     assert_eq!(count(&p, EventKind::Send) + count(&p, EventKind::Give), 0);
     // Tasks and switches are the OS-neutral part: still read.
-    assert_eq!(count(&p, EventKind::SwitchIn), count(&parse(&good, FormatChoice::Auto).unwrap(), EventKind::SwitchIn));
+    assert_eq!(count(&p, EventKind::SwitchIn), count(&parse(&good, FormatChoice::AUTO).unwrap(), EventKind::SwitchIn));
     assert_eq!(p.trace.priority_order, crate::PriorityOrder::Low, "RT-Thread: smaller is more urgent");
     // With a description file the calls are read by their names.
     let dir = std::env::temp_dir().join(format!("corera-sysview-desc-{}", std::process::id()));
@@ -172,12 +172,12 @@ fn an_os_without_a_table_is_said_and_its_calls_are_not_read_as_freertos() {
     std::fs::write(&desc, "# the printer's FreeRTOS ids, renamed\n90 rt_mq_send mq=%I\n92 rt_mq_recv mq=%I\n").unwrap();
     let mut options = ReadOptions::new("t.SVDat");
     options.sysview_desc = Some(desc.clone());
-    let p = read(&mut &other[..], FormatChoice::Auto, &options).unwrap();
+    let p = read(&mut &other[..], FormatChoice::AUTO, &options).unwrap();
     assert!(count(&p, EventKind::Send) > 0 && count(&p, EventKind::Receive) > 0);
     assert!(p.notes.iter().any(|n| n.contains("--sysview-desc")), "{:?}", p.notes);
     // A description file that is not one: an error naming its line.
     std::fs::write(&desc, "90 rt_mq_send\nnot a line\n").unwrap();
-    let e = super::chain(&read(&mut &other[..], FormatChoice::Auto, &options).unwrap_err());
+    let e = super::chain(&read(&mut &other[..], FormatChoice::AUTO, &options).unwrap_err());
     assert!(e.contains("SYSVIEW_RTThread.txt:2:1"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -187,13 +187,13 @@ fn the_text_header_of_a_saved_file_is_read_and_its_offsets_checked() {
     let good = bytes("printer.SVDat");
     let mut saved = b";\n; Version     SEGGER SystemView V3.30\n; RecordTime  01 Dec 2026 10:00:00\n;\n".to_vec();
     saved.extend(&good);
-    let p = parse(&saved, FormatChoice::Auto).unwrap();
+    let p = parse(&saved, FormatChoice::AUTO).unwrap();
     assert!(p.notes.iter().any(|n| n.contains("SEGGER SystemView V3.30") && n.contains("RecordTime")), "{:?}", p.notes);
-    assert_eq!(count(&p, EventKind::SwitchIn), count(&parse(&good, FormatChoice::Auto).unwrap(), EventKind::SwitchIn));
+    assert_eq!(count(&p, EventKind::SwitchIn), count(&parse(&good, FormatChoice::AUTO).unwrap(), EventKind::SwitchIn));
     // A multi-core header whose offset lies beyond the data.
     let mut bad = b";\n; Version SEGGER SystemView V3.60\n; Offset Core0 0\n; Offset Core1 99999999\n;\n".to_vec();
     bad.extend(&good);
-    let e = super::chain(&parse(&bad, FormatChoice::Auto).unwrap_err());
+    let e = super::chain(&parse(&bad, FormatChoice::AUTO).unwrap_err());
     assert!(e.contains("Offset Core1 99999999") && e.contains("beyond"), "{e}");
 }
 
@@ -216,7 +216,7 @@ fn dropped_packets_are_a_gap_between_the_packets_around_them() {
     let mut s = task_t_running_from_20us();
     s.extend([1, 57, 0xD0, 0x0F]); // OVERFLOW of 57 packets, +2000: at 2020
     s.extend([17, 80]); // IDLE at 2100
-    let p = parse(&s, FormatChoice::Auto).unwrap();
+    let p = parse(&s, FormatChoice::AUTO).unwrap();
     assert_eq!(p.trace.gaps, vec![crate::Gap { start: 20_000, end: 2_020_000 }]);
     assert!(p.warnings.iter().any(|w| w.message.contains("dropped 57 packets")), "{:?}", p.warnings);
     assert!(p.notes.iter().any(|n| n.contains("1 gap not counted")), "{:?}", p.notes);
@@ -232,7 +232,7 @@ fn the_overflow_count_is_cumulative() {
     s.extend([1, 60, 100]); // OVERFLOW 60, at 220
     s.extend([1, 100, 100]); // OVERFLOW 100, at 320
     s.extend([17, 80]); // IDLE at 400
-    let p = parse(&s, FormatChoice::Auto).unwrap();
+    let p = parse(&s, FormatChoice::AUTO).unwrap();
     assert!(p.warnings.iter().any(|w| w.message.contains("dropped 100 packets")), "{:?}", p.warnings);
 }
 
@@ -245,7 +245,7 @@ fn the_time_between_two_sessions_is_a_gap() {
     s.extend([0u8; 10]); // the next session's sync
     s.extend([10, 0xE8, 0x07]); // TRACE_START, +1000: at 1050
     s.extend([17, 50]); // IDLE at 1100
-    let p = parse(&s, FormatChoice::Auto).unwrap();
+    let p = parse(&s, FormatChoice::AUTO).unwrap();
     assert_eq!(p.trace.gaps, vec![crate::Gap { start: 50_000, end: 1_050_000 }]);
     assert!(
         p.warnings.iter().any(|w| w.message.contains("several start/stop sessions (2 per stream)")),
@@ -307,7 +307,7 @@ fn rt_thread_in_isr_switches_neither_leave_an_isr_open_nor_block_the_preempted()
         7, 0x40, 0, 1, // STOP_READY A, 223
         17, 1, // IDLE, 224
     ];
-    let p = parse(&stream_of("RT-Thread", &body), FormatChoice::Auto).unwrap();
+    let p = parse(&stream_of("RT-Thread", &body), FormatChoice::AUTO).unwrap();
     let isr =
         |k| p.trace.events.iter().filter(|e| e.kind == k && p.trace.tasks[e.task as usize].name == "ISR53").count();
     assert_eq!((isr(EventKind::IsrEnter), isr(EventKind::IsrExit)), (1, 1), "{:?}", kinds_of(&p));
@@ -351,7 +351,7 @@ fn an_isr_still_open_at_a_switch_in_ends_there() {
         7, 0x41, 0, 10, // STOP_READY B, 36
         4, 0x40, 1, // START_EXEC A, 37
     ];
-    let p = parse(&stream_of("FreeRTOS", &body), FormatChoice::Auto).unwrap();
+    let p = parse(&stream_of("FreeRTOS", &body), FormatChoice::AUTO).unwrap();
     let exits: Vec<u64> =
         p.trace.events.iter().filter(|e| e.kind == EventKind::IsrExit).map(|e| e.time / 1000).collect();
     assert_eq!(exits, vec![26]);
@@ -374,7 +374,7 @@ fn a_terminated_task_is_not_left_ready() {
         2, 15, 100, // ISR_ENTER SysTick, 133
         3, 1, // ISR_EXIT, 134
     ];
-    let p = parse(&stream_of("RT-Thread", &body), FormatChoice::Auto).unwrap();
+    let p = parse(&stream_of("RT-Thread", &body), FormatChoice::AUTO).unwrap();
     let out = p.trace.events.iter().find(|e| matches!(e.kind, EventKind::Preempted | EventKind::Blocked)).unwrap();
     assert_eq!(out.kind, EventKind::Blocked);
     let s = crate::Schedule::of(&p.trace);
