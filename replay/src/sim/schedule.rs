@@ -92,65 +92,80 @@ impl Sim<'_> {
                 placed[i] = true;
             }
         }
-        {
-            let mut open = std::mem::take(&mut self.open);
-            open.clear();
-            open.extend((0..self.k).filter(|&c| chosen[c].is_none()));
-            let mut winners = std::mem::take(&mut self.winners);
-            winners.clear();
-            let allows = |sim: &Self, i: usize, c: usize| sim.mask[i].as_ref().is_none_or(|m| m.contains(c as u16));
-            // Admission: the most urgent free tasks that can use an open core.
-            for &i in &cand {
-                if winners.len() == open.len() {
-                    break;
-                }
-                if self.home[i].is_none() && open.iter().any(|&c| allows(self, i, c)) {
-                    winners.push(i);
-                }
+        self.place_free(&cand, &mut chosen, &mut placed);
+        self.switch_to(&cand, &chosen, now);
+        self.cand = cand;
+        self.chosen = chosen;
+        self.placed = placed;
+    }
+
+    /// The free tasks' cores: the most urgent that can use an open core
+    /// win one (the core they run on, else the one they last ran on, else
+    /// the first open one they may use); a winner left without a core
+    /// takes one from a placed free task that can move to an open core.
+    fn place_free(&mut self, cand: &[usize], chosen: &mut [Option<usize>], placed: &mut [bool]) {
+        let mut open = std::mem::take(&mut self.open);
+        open.clear();
+        open.extend((0..self.k).filter(|&c| chosen[c].is_none()));
+        let mut winners = std::mem::take(&mut self.winners);
+        winners.clear();
+        let allows = |sim: &Self, i: usize, c: usize| sim.mask[i].as_ref().is_none_or(|m| m.contains(c as u16));
+        // Admission: the most urgent free tasks that can use an open core.
+        for &i in cand {
+            if winners.len() == open.len() {
+                break;
             }
-            for pass in 0..3 {
-                for &i in &winners {
-                    if placed[i] {
-                        continue;
-                    }
-                    let want = match (pass, self.state[i]) {
-                        (0, State::Running(c)) => Some(usize::from(c)),
-                        (1, _) => self.last_core[i].map(usize::from),
-                        (2, _) => open.iter().copied().find(|&c| allows(self, i, c)),
-                        _ => None,
-                    };
-                    if let Some(c) = want
-                        && allows(self, i, c)
-                        && let Some(pos) = open.iter().position(|&o| o == c)
-                    {
-                        open.remove(pos);
-                        chosen[c] = Some(i);
-                        placed[i] = true;
-                    }
-                }
+            if self.home[i].is_none() && open.iter().any(|&c| allows(self, i, c)) {
+                winners.push(i);
             }
-            // A winner left without a core (masks only): take one from a
-            // placed free task that can move to an open core.
+        }
+        for pass in 0..3 {
             for &i in &winners {
-                if placed[i] || open.is_empty() {
+                if placed[i] {
                     continue;
                 }
-                let swap = (0..self.k).find_map(|c| {
-                    let j = chosen[c].filter(|&j| self.home[j].is_none() && allows(self, i, c))?;
-                    let to = open.iter().position(|&o| allows(self, j, o))?;
-                    Some((c, j, to))
-                });
-                if let Some((c, j, to)) = swap {
-                    let o = open.remove(to);
-                    chosen[o] = Some(j);
+                let want = match (pass, self.state[i]) {
+                    (0, State::Running(c)) => Some(usize::from(c)),
+                    (1, _) => self.last_core[i].map(usize::from),
+                    (2, _) => open.iter().copied().find(|&c| allows(self, i, c)),
+                    _ => None,
+                };
+                if let Some(c) = want
+                    && allows(self, i, c)
+                    && let Some(pos) = open.iter().position(|&o| o == c)
+                {
+                    open.remove(pos);
                     chosen[c] = Some(i);
                     placed[i] = true;
                 }
             }
-            self.open = open;
-            self.winners = winners;
         }
-        for &i in &cand {
+        // A winner left without a core (masks only): take one from a
+        // placed free task that can move to an open core.
+        for &i in &winners {
+            if placed[i] || open.is_empty() {
+                continue;
+            }
+            let swap = (0..self.k).find_map(|c| {
+                let j = chosen[c].filter(|&j| self.home[j].is_none() && allows(self, i, c))?;
+                let to = open.iter().position(|&o| allows(self, j, o))?;
+                Some((c, j, to))
+            });
+            if let Some((c, j, to)) = swap {
+                let o = open.remove(to);
+                chosen[o] = Some(j);
+                chosen[c] = Some(i);
+                placed[i] = true;
+            }
+        }
+        self.open = open;
+        self.winners = winners;
+    }
+
+    /// Preempts the running tasks not chosen and starts the chosen ones
+    /// where they do not run yet.
+    fn switch_to(&mut self, cand: &[usize], chosen: &[Option<usize>], now: u64) {
+        for &i in cand {
             if let State::Running(c) = self.state[i]
                 && chosen[usize::from(c)] != Some(i)
             {
@@ -168,9 +183,6 @@ impl Sim<'_> {
                 self.start(i, c as u16, now);
             }
         }
-        self.cand = cand;
-        self.chosen = chosen;
-        self.placed = placed;
     }
 
     /// Every task bound to a core (single, AMP, least-loaded): per core the

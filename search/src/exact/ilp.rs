@@ -67,38 +67,48 @@ pub(crate) struct MipResult {
     pub(crate) status: String,
 }
 
+/// Adds a variable and returns it with its column (creation order).
+fn column(vars: &mut ProblemVariables, def: good_lp::VariableDefinition) -> (Variable, usize) {
+    let col = vars.len();
+    (vars.add(def), col)
+}
+
+/// The symmetry rule: where the cores are interchangeable and none holds a
+/// pinned task, the task in place p of the heaviest-first order may use
+/// cores `0..=p`. Returns each task's highest core and the incumbent
+/// renamed to fit the rule.
+fn symmetry(problem: &Problem, platform: &Platform, incumbent: &[CoreId]) -> (Vec<usize>, Vec<CoreId>) {
+    let (n, k) = (problem.len(), platform.cores as usize);
+    let mut cap = vec![k - 1; n];
+    let mut start_core = incumbent.to_vec();
+    let symmetric = platform.is_symmetric() && problem.fixed_cores(platform.cores).iter().all(|f| !f);
+    if symmetric {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(problem.load[i]), i));
+        let mut rename: Vec<Option<CoreId>> = vec![None; k];
+        let mut used = 0;
+        for (p, &i) in order.iter().enumerate() {
+            cap[i] = p.min(k - 1);
+            let c = *rename[incumbent[i] as usize].get_or_insert_with(|| {
+                used += 1;
+                (used - 1) as CoreId
+            });
+            start_core[i] = c;
+        }
+    }
+    (cap, start_core)
+}
+
 impl Model {
     fn build(problem: &Problem, platform: &Platform, incumbent: &[CoreId]) -> Model {
         let n = problem.len();
         let k = platform.cores as usize;
-        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
+        let (cap, start_core) = symmetry(problem, platform, incumbent);
         let mut vars = ProblemVariables::new();
-        // Symmetry rule: position in the heaviest-first order caps the core.
-        let symmetric = platform.is_symmetric() && problem.fixed_cores(platform.cores).iter().all(|f| !f);
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (std::cmp::Reverse(problem.load[i]), i));
-        let mut cap = vec![k - 1; n];
-        let mut rename: Vec<Option<CoreId>> = vec![None; k];
-        let mut start_core = incumbent.to_vec();
-        if symmetric {
-            let mut used = 0;
-            for (p, &i) in order.iter().enumerate() {
-                cap[i] = p.min(k - 1);
-                let c = *rename[incumbent[i] as usize].get_or_insert_with(|| {
-                    used += 1;
-                    (used - 1) as CoreId
-                });
-                start_core[i] = c;
-            }
-        }
-        let add = |vars: &mut ProblemVariables, def: good_lp::VariableDefinition| {
-            let column = vars.len();
-            (vars.add(def), column)
-        };
         let x: Vec<Vec<Option<(Variable, usize)>>> = (0..n)
             .map(|i| {
                 (0..k)
-                    .map(|c| (c <= cap[i] && problem.allows(i, c)).then(|| add(&mut vars, variable().binary())))
+                    .map(|c| (c <= cap[i] && problem.allows(i, c)).then(|| column(&mut vars, variable().binary())))
                     .collect()
             })
             .collect();
@@ -110,9 +120,19 @@ impl Model {
                 }
             }
         }
+        let mut model = Model { vars, objective: Expression::default(), constraints: Vec::new(), x, start };
+        model.placement_rows(problem, platform);
+        model.traffic(problem, platform, &start_core);
+        model
+    }
+
+    /// One core per task, the cores' load limits and the apart pairs.
+    fn placement_rows(&mut self, problem: &Problem, platform: &Platform) {
+        let (n, k) = (problem.len(), platform.cores as usize);
+        let limits = platform.core_limits(problem.total_load(), problem.horizon_ns);
+        let Model { constraints, x, .. } = self;
         let x_var = |i: usize, c: usize| x[i][c].map(|(v, _)| v);
-        let mut constraints = Vec::new();
-        for row in &x {
+        for row in x.iter() {
             let sum: Expression = row.iter().flatten().map(|&(v, _)| Expression::from(v)).sum();
             constraints.push(sum.eq(1.0));
         }
@@ -136,13 +156,22 @@ impl Model {
                 }
             }
         }
-        let mut objective = Expression::with_capacity(problem.edges.len());
+    }
+
+    /// The objective: a cut indicator per edge on cores at one distance, a
+    /// distance term per edge on a topology; each warm-started from
+    /// `start_core`.
+    fn traffic(&mut self, problem: &Problem, platform: &Platform, start_core: &[CoreId]) {
+        let k = platform.cores as usize;
+        let Model { vars, objective, constraints, x, start } = self;
+        *objective = Expression::with_capacity(problem.edges.len());
+        let x_var = |i: usize, c: usize| x[i][c].map(|(v, _)| v);
         let uniform = platform.is_uniform();
         for &(a, b, w) in &problem.edges {
             let (a, b) = (a as usize, b as usize);
             let (ca, cb) = (start_core[a] as usize, start_core[b] as usize);
             if uniform {
-                let (y, column) = add(&mut vars, variable().min(0.0).max(1.0));
+                let (y, col) = column(vars, variable().min(0.0).max(1.0));
                 for c in 0..k {
                     if let Some(xa) = x_var(a, c) {
                         let mut rhs = Expression::from(xa);
@@ -153,9 +182,9 @@ impl Model {
                     }
                 }
                 objective.add_mul((w * platform.distance(0, 1.min(k - 1))) as f64, y);
-                start.push((y, column, f64::from(u8::from(ca != cb))));
+                start.push((y, col, f64::from(u8::from(ca != cb))));
             } else {
-                let (t, column) = add(&mut vars, variable().min(0.0));
+                let (t, col) = column(vars, variable().min(0.0));
                 for c in 0..k {
                     let Some(xa) = x_var(a, c) else { continue };
                     let far = (0..k).map(|d| platform.distance(c, d)).max().unwrap_or(0) as f64;
@@ -170,10 +199,9 @@ impl Model {
                     constraints.push(Expression::from(t).geq(rhs));
                 }
                 objective.add_mul(w as f64, t);
-                start.push((t, column, platform.distance(ca, cb) as f64));
+                start.push((t, col, platform.distance(ca, cb) as f64));
             }
         }
-        Model { vars, objective, constraints, x, start }
     }
 
     /// Reads the placement from a solution's values.

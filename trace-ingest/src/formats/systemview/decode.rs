@@ -10,7 +10,7 @@ use super::build::Decoder;
 use super::layout::{self, Stream};
 use super::os::Api;
 use super::packet::Packet;
-use super::stream::{Timed, decode_stream, fail};
+use super::stream::{Decoded, Timed, decode_stream, fail};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::{Parsed, ReadOptions, Warning};
 
@@ -23,9 +23,45 @@ pub(super) struct File<'a> {
 /// Decodes the files of one recording (one file, or one file per core).
 pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, ParseError> {
     let mut warnings = Vec::new();
+    let mut notes = Vec::new();
+    let (streams, espressif) = streams_of(files, &mut notes)?;
+    let multicore = streams.len() > 1 || streams.iter().any(|(_, s)| s.core.is_none());
+    let mut decoded = Vec::new();
+    for &(f, stream) in &streams {
+        decoded.push(decode_stream(files[f].path, stream, &mut warnings)?);
+    }
+    let System { api, os, isr_names } = system(&decoded, options, espressif, &mut notes, &mut warnings)?;
+    let cores = streams.len().max(if multicore { 2 } else { 1 });
+    if multicore {
+        notes.push(format!("{cores} cores, one stream each merged on their common timebase"));
+    }
+    let mut d = Decoder::new(api, os.as_deref(), isr_names, multicore);
+    let mut gaps = Vec::new();
+    let all = merged(&mut decoded, &mut gaps);
+    for (now, t) in all {
+        d.apply(t.core, t.packet, now);
+    }
+    if decoded.iter().any(|s| s.sessions > 1) {
+        let n: Vec<String> = decoded.iter().map(|s| s.sessions.to_string()).collect();
+        warnings.push(Warning {
+            line: None,
+            message: format!(
+                "the recording holds several start/stop sessions ({} per stream); the time between them is not counted",
+                n.join(", ")
+            ),
+        });
+    }
+    let mut parsed = d.finish(warnings, decoded.iter().map(|s| s.overflows).sum(), &gaps);
+    parsed.notes = notes;
+    Ok(parsed)
+}
+
+/// The streams of the files (with the index of the file each is in and
+/// its core), whether Espressif wrote them, and a note per file of what
+/// its header says.
+fn streams_of<'a>(files: &[File<'a>], notes: &mut Vec<String>) -> Result<(Vec<(usize, Stream<'a>)>, bool), ParseError> {
     let mut streams: Vec<(usize, Stream)> = Vec::new();
     let mut espressif = false;
-    let mut notes = Vec::new();
     for (f, file) in files.iter().enumerate() {
         let header = layout::header(file.bytes);
         espressif |= header.fields.iter().any(|(k, v)| k == "Author" && v.contains("Espressif"));
@@ -52,18 +88,34 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
             streams.push((f, Stream { core, ..s }));
         }
     }
-    let multicore = streams.len() > 1 || streams.iter().any(|(_, s)| s.core.is_none());
-    let mut decoded = Vec::new();
-    for &(f, stream) in &streams {
-        decoded.push(decode_stream(files[f].path, stream, &mut warnings)?);
-    }
-    // The OS and its API table, from the system description.
+    Ok((streams, espressif))
+}
+
+/// What the system description says.
+struct System {
+    /// The OS's API table, when corera has one.
+    api: Option<Api>,
+    /// The OS named (`O=`).
+    os: Option<String>,
+    /// ISR names by number (`I#15=SysTick`).
+    isr_names: HashMap<u32, String>,
+}
+
+/// The OS and its API table, from the system description (`N=name,
+/// D=device,O=OS` and `I#15=SysTick`, in any SYSDESC packets) or the
+/// user's description file; the OS's name and the ISRs' names.
+fn system(
+    decoded: &[Decoded],
+    options: &ReadOptions,
+    espressif: bool,
+    notes: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
+) -> Result<System, ParseError> {
     let descs: Vec<&str> = decoded
         .iter()
         .flat_map(|d| d.packets.iter())
         .filter_map(|t| if let Packet::SysDesc(s) = &t.packet { Some(s.as_str()) } else { None })
         .collect();
-    // `N=name,D=device,O=OS` and `I#15=SysTick`, in any SYSDESC packets.
     let parts = || descs.iter().flat_map(|d| d.split(',')).map(str::trim);
     let field = |key: &str| -> Option<String> { parts().find_map(|kv| kv.strip_prefix(key).map(str::to_string)) };
     let isr_names: HashMap<u32, String> = parts()
@@ -94,40 +146,25 @@ pub(super) fn decode(files: &[File], options: &ReadOptions) -> Result<Parsed, Pa
             ),
         }),
     }
-    let cores = streams.len().max(if multicore { 2 } else { 1 });
-    if multicore {
-        notes.push(format!("{cores} cores, one stream each merged on their common timebase"));
-    }
-    let mut d = Decoder::new(api, os.as_deref(), isr_names, multicore);
-    // Merge in time order; ties keep stream order.
-    let mut all: Vec<(u64, usize, Timed)> = Vec::new();
-    let mut gaps = Vec::new();
-    for (i, s) in decoded.iter_mut().enumerate() {
+    Ok(System { api, os, isr_names })
+}
+
+/// Every stream's packets in time order (ns; ties keep stream order: the
+/// sort is stable); the stretches the streams do not cover go to `gaps`,
+/// in ns.
+fn merged(decoded: &mut [Decoded], gaps: &mut Vec<(u64, u64)>) -> Vec<(u64, Timed)> {
+    let mut all: Vec<(u64, Timed)> = Vec::new();
+    for s in decoded.iter_mut() {
         let frequency = s.frequency.max(1);
         let ns =
             |ticks: u64| u64::try_from(u128::from(ticks) * 1_000_000_000 / u128::from(frequency)).unwrap_or(u64::MAX);
         for t in s.packets.drain(..) {
-            all.push((ns(t.ticks), i, t));
+            all.push((ns(t.ticks), t));
         }
         gaps.extend(s.gaps.iter().map(|&(a, b)| (ns(a), ns(b))));
     }
-    all.sort_by_key(|&(ns, i, _)| (ns, i));
-    for (now, _, t) in all {
-        d.apply(t.core, t.packet, now);
-    }
-    if decoded.iter().any(|s| s.sessions > 1) {
-        let n: Vec<String> = decoded.iter().map(|s| s.sessions.to_string()).collect();
-        warnings.push(Warning {
-            line: None,
-            message: format!(
-                "the recording holds several start/stop sessions ({} per stream); the time between them is not counted",
-                n.join(", ")
-            ),
-        });
-    }
-    let mut parsed = d.finish(warnings, decoded.iter().map(|s| s.overflows).sum(), &gaps);
-    parsed.notes = notes;
-    Ok(parsed)
+    all.sort_by_key(|&(ns, _)| ns);
+    all
 }
 
 /// Reads a user's `SYSVIEW_<OS>.txt`.
