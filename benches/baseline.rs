@@ -1,6 +1,6 @@
 //! corera's timing search against the baselines of `tests/support/
 //! baseline.rs` on every bundled sample and every real trace and model:
-//! the best strict placement's objective (READY) against first-improvement
+//! the best AMP placement's objective (READY) against first-improvement
 //! single moves from the traffic optimum and the best of 50 random
 //! placements, and the best mask placement against the same moves on
 //! masks; with the replays each took and the search's certificate. The
@@ -54,32 +54,32 @@ fn main() {
             one.tasks.iter().map(|t| t.jobs).sum::<u64>()
         );
         println!(
-            "  corera strict {} ({} of {} replays, {:.1} s; {})",
-            d(&found.strict.score),
+            "  corera AMP {} ({} of {} replays, {:.1} s; {})",
+            d(&found.amp.score),
             found.replays,
             found.budget,
             tune_s,
-            found.strict.certificate.map_or("-".into(), |c| c.describe())
+            found.amp.certificate.map_or("-".into(), |c| c.describe())
         );
         let verdict = |ours: &corera_tune::Score, theirs: &corera_tune::Score| {
             if theirs.beats(ours) { "LOSES" } else { "ok" }
         };
-        if proven(&found.strict.certificate) {
+        if proven(&found.amp.certificate) {
             println!("  (proven optimal: the baselines cannot do better and are not run)");
         } else {
             let naive = baseline::naive(&case, objective);
             println!(
-                "  naive strict  {} ({} replays): {}",
+                "  naive AMP  {} ({} replays): {}",
                 d(&naive.score),
                 naive.replays,
-                verdict(&found.strict.score, &naive.score)
+                verdict(&found.amp.score, &naive.score)
             );
             if let Some(r) = baseline::random_best(&case, objective, 50, 1) {
                 println!(
                     "  random best   {} (of {} placements): {}",
                     d(&r.score),
                     r.replays,
-                    verdict(&found.strict.score, &r.score)
+                    verdict(&found.amp.score, &r.score)
                 );
             }
         }

@@ -38,8 +38,8 @@ fn stdout(bytes: &[u8]) -> anyhow::Result<()> {
     out.write_all(bytes).and_then(|()| out.flush()).context("could not write to stdout")
 }
 
-/// The file-name part of a replay's label: `AMP, best strict` gives
-/// `amp-best-strict`.
+/// The file-name part of a replay's label: `AMP, best` gives
+/// `amp-best`.
 fn run_slug(label: &str) -> String {
     let words: Vec<String> = label
         .split(|c: char| !c.is_ascii_alphanumeric())

@@ -1,5 +1,5 @@
 //! The AUTOSAR ECUC fragment and the OSEK OIL parsed back, element by
-//! element, against the strict placement of the analysis they came from.
+//! element, against the AMP placement of the analysis they came from.
 
 use std::collections::BTreeMap;
 
@@ -63,8 +63,8 @@ fn parse_xml(text: &str) -> Node {
 }
 
 /// The printer's analysis on `cores` cores (its recommendation floats
-/// tasks, so the targets write its best strict placement): the directory,
-/// the analysis file, and the strict placement they must write as
+/// tasks, so the targets write its best AMP placement): the directory,
+/// the analysis file, and the AMP placement they must write as
 /// `(task, core, isr)`.
 fn analysis(cores: u32) -> (tempfile::TempDir, std::path::PathBuf, Vec<(String, u64, bool)>) {
     let dir = tempfile::tempdir().unwrap();
@@ -78,7 +78,7 @@ fn analysis(cores: u32) -> (tempfile::TempDir, std::path::PathBuf, Vec<(String, 
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let floats = json["placement"].as_array().unwrap().iter().any(|p| p["cores"].as_array().unwrap().len() > 1);
     let placement = if floats {
-        let best = json["alternatives"].as_array().unwrap().iter().find(|a| a["label"] == "best strict").unwrap();
+        let best = json["alternatives"].as_array().unwrap().iter().find(|a| a["label"] == "best AMP").unwrap();
         best["placement"].clone()
     } else {
         json["placement"].clone()
@@ -164,9 +164,9 @@ fn autosar_ecuc_assigns_each_task_to_the_os_application_of_its_core() {
 }
 
 /// The OIL: a `CPU_DATA` per core and every task's and ISR's `CPU_ID`
-/// matching the strict placement; priorities as the trace gave them.
+/// matching the AMP placement; priorities as the trace gave them.
 #[test]
-fn oil_reads_back_to_the_strict_placement() {
+fn oil_reads_back_to_the_amp_placement() {
     let (dir, analysis, placement) = analysis(2);
     let text = corera().arg("emit").arg(&analysis).args(["-q", "--target", "oil"]).output().unwrap();
     assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
@@ -195,10 +195,10 @@ fn oil_reads_back_to_the_strict_placement() {
     drop(dir);
 }
 
-/// A placement file with masks and no strict alternative is refused by
+/// A placement file with masks and no AMP alternative is refused by
 /// both targets, with the reason.
 #[test]
-fn autosar_refuses_a_placement_with_masks_and_no_strict_alternative() {
+fn autosar_refuses_a_placement_with_masks_and_no_amp_alternative() {
     let (dir, analysis, _) = analysis(2);
     let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&analysis).unwrap()).unwrap();
     json["alternatives"] = serde_json::json!([]);

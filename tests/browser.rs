@@ -87,7 +87,7 @@ fn report_renders_in_a_headless_browser_without_script_errors() {
     let body = text.split("<body").nth(1).and_then(|b| b.split('>').next()).expect("a body element");
     assert!(body.contains("data-js-errors=\"0\""), "{body}");
     // Six timeline rows (the recording, then single core, global SMP,
-    // traffic-optimal AMP, best strict, the recommended masks), 24 graph
+    // traffic-optimal AMP, the best AMP, the recommended masks), 24 graph
     // nodes, a heat map, the front of replayed candidates and a box per
     // task and set-up.
     assert!(body.contains("gantt:6,graph:24,heatmap:"), "{body}");

@@ -124,7 +124,8 @@ fn emit_from_a_saved_analysis_is_byte_identical() {
     }
     // A damaged or foreign JSON file is an input error naming the problem.
     let broken = dir.path().join("broken.json");
-    std::fs::write(&broken, "{\"schema_version\": 4,\n\"input\": 4}").unwrap();
+    let text = format!("{{\"schema_version\": {},\n\"input\": 4}}", corera_emit::SCHEMA_VERSION);
+    std::fs::write(&broken, text).unwrap();
     corera()
         .arg("emit")
         .arg(&broken)

@@ -546,7 +546,7 @@ fn esp_idf_header_pins_at_creation_and_refuses_more_than_two_cores() {
         .stderr(predicates::str::contains("ESP-IDF runs FreeRTOS on at most 2 cores and this placement uses 3"));
 }
 
-/// Zephyr under `CONFIG_SCHED_CPU_MASK_PIN_ONLY`: a strict placement pins
+/// Zephyr under `CONFIG_SCHED_CPU_MASK_PIN_ONLY`: an AMP placement pins
 /// each thread with `k_thread_cpu_pin` (one CPU, as that option demands),
 /// and a placement with floating threads stops the build with the reason.
 #[test]

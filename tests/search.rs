@@ -27,26 +27,26 @@ fn against_baselines(file: &str) {
     let case = baseline::case(root().to_str().unwrap(), file, spec);
     let objective = Objective::Ready;
     let found = baseline::search(&case, objective);
-    let strict = &found.strict;
+    let amp = &found.amp;
     let proven = |c: &Option<Certificate>| matches!(c, Some(Certificate::Optimal(_)));
     let d = |s: &Score| describe(objective, s);
-    if !proven(&strict.certificate) {
+    if !proven(&amp.certificate) {
         let naive = baseline::naive(&case, objective);
-        let strict = &as_many_replays(&case, &found, &naive, |f| f.strict.score).strict;
+        let amp = &as_many_replays(&case, &found, &naive, |f| f.amp.score).amp;
         assert!(
-            strict.score.no_worse_than(&naive.score),
-            "{file}: corera's strict placement {} is beaten by first-improvement single moves: {} ({} replays: {:?})",
-            d(&strict.score),
+            amp.score.no_worse_than(&naive.score),
+            "{file}: corera's AMP placement {} is beaten by first-improvement single moves: {} ({} replays: {:?})",
+            d(&amp.score),
             d(&naive.score),
             naive.replays,
             naive.core_of
         );
         if let Some(random) = baseline::random_best(&case, objective, 50, 1) {
             assert!(
-                strict.score.no_worse_than(&random.score),
+                amp.score.no_worse_than(&random.score),
                 "{file}: random {} beats {}",
                 d(&random.score),
-                d(&strict.score)
+                d(&amp.score)
             );
         }
     }
@@ -88,7 +88,7 @@ fn as_many_replays(
 /// Every answer carries a certificate, and a partial one only when the
 /// budget ran out (within a batch of eight replays).
 fn certified(found: &TimingSolution, file: &str) {
-    for c in [Some(&found.strict), found.masks.as_ref()].into_iter().flatten() {
+    for c in [Some(&found.amp), found.masks.as_ref()].into_iter().flatten() {
         let cert = c.certificate.unwrap_or_else(|| panic!("{file}: {} has no certificate", c.label()));
         if let Certificate::Partial { checked, neighbours, .. } = cert {
             assert!(checked < neighbours, "{file}: {cert:?}");
@@ -242,7 +242,7 @@ const NINE: &str = r#"
     exec_us = [2000, 6000]
 "#;
 
-/// Where the strict placements are few enough to replay them all, corera
+/// Where the AMP placements are few enough to replay them all, corera
 /// does, and its answer is the true optimum (found here by brute force over
 /// every assignment) with a certificate that says so.
 #[test]
@@ -257,25 +257,25 @@ fn small_traces_are_solved_exactly() {
         for objective in [Objective::Ready, Objective::Response] {
             let (best, count) = brute_force(case, objective);
             let found = baseline::search(case, objective);
-            let strict = &found.strict;
+            let amp = &found.amp;
             assert_eq!(
-                strict.certificate,
+                amp.certificate,
                 Some(Certificate::Optimal(Proof::Enumeration { placements: count })),
                 "{} {objective:?}: {:?}",
                 case.file,
-                strict.certificate
+                amp.certificate
             );
             assert!(
-                strict.score == best || best.no_worse_than(&strict.score) && strict.score.no_worse_than(&best),
+                amp.score == best || best.no_worse_than(&amp.score) && amp.score.no_worse_than(&best),
                 "{} {objective:?}: corera {:?}, brute force {best:?}",
                 case.file,
-                strict.score
+                amp.score
             );
         }
     }
 }
 
-/// On the WATERS 2019 challenge corera's best strict placement replays no
+/// On the WATERS 2019 challenge corera's best AMP placement replays no
 /// worse than the model's own mapping (a published one), on READY and on
 /// deadline misses.
 #[test]
@@ -293,21 +293,21 @@ fn waters_2019_no_worse_than_the_models_own_mapping() {
         let input = baseline::input(&case, objective);
         let model = baseline::replay(&input, &core_of, masks);
         eprintln!(
-            "{objective:?}: corera strict {}, the model's mapping {}",
-            describe(objective, &found.strict.score),
+            "{objective:?}: corera AMP {}, the model's mapping {}",
+            describe(objective, &found.amp.score),
             describe(objective, &model)
         );
         assert!(
-            found.strict.score.no_worse_than(&model),
+            found.amp.score.no_worse_than(&model),
             "{objective:?}: corera {} against the model's mapping {}",
-            describe(objective, &found.strict.score),
+            describe(objective, &found.amp.score),
             describe(objective, &model)
         );
     }
 }
 
 /// A local-optimum certificate is true: every single-task move and swap
-/// of the best strict placement, and every one-core change of the best
+/// of the best AMP placement, and every one-core change of the best
 /// mask placement, replayed here, is no better.
 #[test]
 fn local_optimum_certificates_hold() {
@@ -329,13 +329,13 @@ fn local_optimum_certificates_hold() {
     let allowed = overload(&case.traffic.placement.core_of);
     let ok =
         |core_of: &[u16]| p.violations(&Placement::new(core_of.to_vec())).is_empty() && overload(core_of) <= allowed;
-    // Strict.
-    let strict = &found.strict;
+    // AMP.
+    let amp = &found.amp;
     assert!(matches!(
-        strict.certificate,
+        amp.certificate,
         Some(Certificate::LocalOptimum { neighbourhood: Neighbourhood::MovesAndSwaps, .. })
     ));
-    let x = &strict.core_of;
+    let x = &amp.core_of;
     let mut checked = 0;
     for i in 0..p.len() {
         for c in 0..2u16 {
@@ -343,7 +343,7 @@ fn local_optimum_certificates_hold() {
             next[i] = c;
             if c != x[i] && ok(&next) {
                 checked += 1;
-                assert!(!baseline::replay(&input, &next, None).beats(&strict.score), "moving {} beats it", p.names[i]);
+                assert!(!baseline::replay(&input, &next, None).beats(&amp.score), "moving {} beats it", p.names[i]);
             }
         }
         for j in i + 1..p.len() {
@@ -352,7 +352,7 @@ fn local_optimum_certificates_hold() {
             if x[i] != x[j] && ok(&next) {
                 checked += 1;
                 assert!(
-                    !baseline::replay(&input, &next, None).beats(&strict.score),
+                    !baseline::replay(&input, &next, None).beats(&amp.score),
                     "{} <-> {} beats it",
                     p.names[i],
                     p.names[j]

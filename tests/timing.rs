@@ -57,7 +57,7 @@ fn decided(s: &TimingSolution, objective: Objective) -> String {
     format!(
         "{choice:?} {} | {why} | {} | {} | {} | {:?} | {}",
         show(best),
-        show(&s.strict),
+        show(&s.amp),
         s.masks.as_ref().map_or(String::new(), show),
         show(&s.smp),
         s.front,
@@ -96,10 +96,10 @@ fn the_recommendation_is_never_worse_than_global_smp_or_the_traffic_optimum() {
         let not_worse = |reference: &Score| best.score.primary <= reference.primary;
         assert!(not_worse(&s.smp.score), "{objective:?}: {:?} against SMP {:?}", best.score, s.smp.score);
         assert!(not_worse(&s.traffic.score), "{objective:?}: {:?} against traffic {:?}", best.score, s.traffic.score);
-        // The best strict placement improves on the traffic optimum it
+        // The best AMP placement improves on the traffic optimum it
         // started from, and every candidate was replayed whole.
-        assert!(!s.traffic.score.beats(&s.strict.score), "{objective:?}");
-        for c in [&s.strict, &s.smp, &s.traffic].into_iter().chain(s.masks.as_ref()) {
+        assert!(!s.traffic.score.beats(&s.amp.score), "{objective:?}");
+        for c in [&s.amp, &s.smp, &s.traffic].into_iter().chain(s.masks.as_ref()) {
             assert!(c.outcome.is_some(), "{objective:?}: {} not replayed whole", c.label());
         }
         if choice == Policy::Masks {

@@ -22,7 +22,7 @@
 //! # Example
 //! ```
 //! // A placement file, as `place --json` writes it or a user writes by hand.
-//! let text = r#"{"schema_version": 4, "placement": [{"task": "Motor", "core": 1}]}"#;
+//! let text = r#"{"schema_version": 5, "placement": [{"task": "Motor", "core": 1}]}"#;
 //! let placement = corera_emit::read_placement(text)?;
 //! assert_eq!((placement[0].task.as_str(), placement[0].core), ("Motor", 1));
 //! // An old file is refused with the reason.
@@ -177,7 +177,7 @@ impl Target {
             Target::NuttX => "any mask of up to `CONFIG_SMP_NCPUS` CPUs",
             Target::Json | Target::Html | Target::Amalthea => "any placement",
             Target::Autosar | Target::Oil => {
-                "one core per task (AUTOSAR Classic cannot migrate); with masks, the best strict placement"
+                "one core per task (AUTOSAR Classic cannot migrate); with masks, the best AMP placement"
             }
         }
     }

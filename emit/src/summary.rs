@@ -164,7 +164,7 @@ fn timing_lines(s: &mut String, a: &Analysis) {
         let rank = t.surrogate_rank.map_or(String::new(), |r| format!("; surrogate rank correlation {r:.2}"));
         let stopped = if t.out_of_time { " (stopped by --time-limit)" } else { "" };
         let _ = writeln!(s, "timing search: {} of {} replays of the whole trace{stopped}{rank}", t.replays, t.budget);
-        let _ = writeln!(s, "  best strict placement: {}", t.strict.text);
+        let _ = writeln!(s, "  best AMP placement: {}", t.amp.text);
         if let Some(m) = &t.masks {
             let _ = writeln!(s, "  best mask placement: {}", m.text);
         }

@@ -101,7 +101,7 @@ fn summary_lists_every_task_and_core() {
 }
 
 /// A warning about no one line has no line in Rust, and `0` in JSON (as
-/// schema 4 writes it); read back, `0` is no line again.
+/// schemas 4 and 5 write it); read back, `0` is no line again.
 #[test]
 fn a_warning_without_a_line_is_written_as_line_0() {
     use corera_trace_ingest::Warning;

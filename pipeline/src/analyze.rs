@@ -193,7 +193,7 @@ fn timing(
     let observer = place.observer();
     observer.step("replaying candidate placements");
     let mut input = TimingInput::new(&prepared.problem, &prepared.platform, prepared.objective, workload, traffic);
-    // A model's own strict mapping is one more place to start from.
+    // A model's own AMP mapping is one more place to start from.
     if let Some(m) = model_mapping(prepared).filter(|m| m.masks.is_none()) {
         input.given.push(m.core_of);
     }
@@ -210,13 +210,10 @@ fn timing(
     let solution = corera_tune::tune(&input, &options)?;
     observer.step("finding the break-even cost");
     let (best, choice, _) = solution.recommendation(prepared.objective);
-    // The rival: global SMP, or the best strict placement when the
+    // The rival: global SMP, or the best AMP placement when the
     // recommendation is global SMP.
-    let rival = if choice == Policy::Smp {
-        (&solution.strict, "the best strict placement")
-    } else {
-        (&solution.smp, "global SMP")
-    };
+    let rival =
+        if choice == Policy::Smp { (&solution.amp, "the best AMP placement") } else { (&solution.smp, "global SMP") };
     let break_even = corera_tune::break_even(&input, best, rival, "migration_ns");
     observer.finish();
     Ok((solution, break_even))

@@ -36,7 +36,7 @@ pub struct Simulation {
 /// `policy` ready to replay: on the placement in `placement` (a record
 /// with a `placement` list), else for AMP and masks on the placement the
 /// objective recommends (searched as `analyze` does; AMP on the best
-/// strict one), else (single core, global SMP) on none.
+/// AMP one), else (single core, global SMP) on none.
 ///
 /// # Errors
 /// Reading or analysing fails; masks asked of a placement file that gives
@@ -57,7 +57,7 @@ pub fn simulation(input: &Input, options: &Options, policy: Policy, placement: O
             let options = Options { masks: policy == Policy::Masks, ..options.clone() };
             let a = analyze(input, &options)?;
             let (core_of, masks) = match (&a.timing, policy) {
-                (Some(t), Policy::Amp) => (t.strict.core_of.clone(), None),
+                (Some(t), Policy::Amp) => (t.amp.core_of.clone(), None),
                 _ => (a.placement, a.masks),
             };
             (a.prepared, core_of, masks)

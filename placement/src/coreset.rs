@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::CoreId;
 
 /// A set of cores, as a bit set; in JSON, the sorted list of its cores.
-/// One core is a strict (AMP) placement; every core is global SMP.
+/// One core is an AMP placement; every core is global SMP.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CoreSet {
     words: Vec<u64>,

@@ -52,7 +52,7 @@ fn simulate_replays_each_policy_and_analyze_compares_them() {
     // analyze puts all three into its JSON and summary.
     let out = corera().args(["analyze", SAMPLE, "-q", "-o"]).arg(dir.path()).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let rows = ["single core", "global SMP", "AMP, traffic-optimal", "AMP, best strict", "masks, recommended"];
+    let rows = ["single core", "global SMP", "AMP, traffic-optimal", "AMP, best", "masks, recommended"];
     for row in rows {
         assert!(text.contains(row), "{text}");
     }
@@ -65,7 +65,7 @@ fn simulate_replays_each_policy_and_analyze_compares_them() {
         ["single", "smp", "amp", "amp", "masks"]
     );
     assert_eq!(policies[0]["ready_ns"], single["ready_ns"]);
-    // `place` recommends the best strict placement (masks not searched).
+    // `place` recommends the best AMP placement (masks not searched).
     assert_eq!(policies[3]["ready_ns"], from_file["ready_ns"]);
     // The recommendation replays no worse than global SMP, as analyze says.
     assert!(policies[4]["ready_ns"].as_u64() <= policies[1]["ready_ns"].as_u64());
@@ -121,7 +121,7 @@ fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
         "timeline-single-core.json",
         "timeline-global-smp.json",
         "timeline-amp-traffic-optimal.json",
-        "timeline-amp-best-strict.json",
+        "timeline-amp-best.json",
         "timeline-masks-recommended.json",
         "recommended.btf",
         "graph.dot",
@@ -176,13 +176,13 @@ fn mask_placements_round_trip_and_the_sweep_shows_where_smp_overtakes() {
     assert_eq!(points[1]["ready_ns"].as_u64(), Some(ready));
     // Dearer migrations make global SMP wait longer.
     assert!(points[0]["smp_ready_ns"].as_u64() < points[2]["smp_ready_ns"].as_u64());
-    // A strict placement is not a mask placement; bad sweeps are usage errors.
-    let strict = dir.path().join("strict.json");
+    // an AMP placement is not a mask placement; bad sweeps are usage errors.
+    let amp = dir.path().join("amp.json");
     let out = corera().args(["place", SAMPLE, "--objective", "traffic", "--json", "-q"]).output().unwrap();
-    std::fs::write(&strict, out.stdout).unwrap();
+    std::fs::write(&amp, out.stdout).unwrap();
     corera()
         .args(["simulate", SAMPLE, "--policy", "masks", "--placement"])
-        .arg(&strict)
+        .arg(&amp)
         .assert()
         .code(2)
         .stderr(predicate::str::contains("the placement file gives every task one core (use `cores`)"));

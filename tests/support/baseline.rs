@@ -31,7 +31,7 @@ pub(crate) struct Case {
     pub(crate) platform: Platform,
     pub(crate) workload: Replay,
     pub(crate) traffic: Solution,
-    /// A model's own strict mapping, when it has one.
+    /// A model's own AMP mapping, when it has one.
     pub(crate) given: Option<Vec<CoreId>>,
     /// A model's own mapping as it states it (a core set per task), when
     /// it maps every task.

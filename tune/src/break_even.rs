@@ -15,7 +15,7 @@ pub struct BreakEven {
     /// Its value in the platform's costs.
     pub current: f64,
     /// What the recommendation is compared with (`global SMP`, or the best
-    /// strict placement when the recommendation is SMP-like).
+    /// AMP placement when the recommendation is SMP-like).
     pub rival: String,
     /// The value at which they swap, if one was found in the range tried.
     pub at: Option<f64>,

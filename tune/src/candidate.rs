@@ -30,8 +30,8 @@ pub enum Origin {
     Given,
     /// Every placement within the limits, replayed.
     Enumeration,
-    /// The best strict placement, as a start of the mask search.
-    BestStrict,
+    /// The best AMP placement, as a start of the mask search.
+    BestAmp,
     /// Global SMP within the constraints.
     GlobalSmp,
     /// Each task that may float over the cores nearest its home core (a
@@ -51,7 +51,7 @@ impl Origin {
             Origin::SurrogateWithTraffic => "surrogate with traffic",
             Origin::Given => "the input's own mapping",
             Origin::Enumeration => "enumeration",
-            Origin::BestStrict => "the best strict placement",
+            Origin::BestAmp => "the best AMP placement",
             Origin::GlobalSmp => "global SMP",
             Origin::LocalSmp => "SMP within each home core's cluster",
         }
@@ -81,7 +81,7 @@ pub struct Candidate {
     pub score: Score,
     /// Its replay of the whole trace.
     pub outcome: Option<Outcome>,
-    /// What is proven about it (the best strict and the best mask
+    /// What is proven about it (the best AMP and the best mask
     /// placement).
     pub certificate: Option<Certificate>,
 }

@@ -19,7 +19,7 @@
 //!   it for people.
 //! - [`Candidate`], [`Origin`], [`Certificate`]: what was found, from
 //!   where, and what is proven about it.
-//! - [`TimingSolution::recommendation`]: strict, masks or global SMP, and
+//! - [`TimingSolution::recommendation`]: AMP, masks or global SMP, and
 //!   why; [`break_even`]: the cost at which that changes.
 //! - [`surrogate`]: `S = Σ waited[i][j]` over tasks on one core, and its
 //!   annealing.
@@ -56,8 +56,8 @@
 //! let input = TimingInput::new(&problem, &platform, Objective::Ready, &replay, &traffic);
 //! let found = tune(&input, &TimingOptions::default())?;
 //! // Apart, neither waits for the other: nothing can do better.
-//! assert_eq!(found.strict.score.primary, 0.0);
-//! assert_eq!(found.strict.certificate.unwrap().kind(), "optimal");
+//! assert_eq!(found.amp.score.primary, 0.0);
+//! assert_eq!(found.amp.certificate.unwrap().kind(), "optimal");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

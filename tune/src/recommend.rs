@@ -26,7 +26,7 @@ pub fn setup_help(policy: Policy) -> &'static str {
 
 impl TimingSolution {
     /// The recommended placement, its set-up, and why, in a sentence: the
-    /// best of the best strict placement, global SMP and the best mask
+    /// best of the best AMP placement, global SMP and the best mask
     /// placement, except that a simpler set-up within [`CLOSE`] of the
     /// best is preferred (one core per task only when it is also no worse
     /// than global SMP on the objective).
@@ -35,62 +35,62 @@ impl TimingSolution {
         let Some(m) = self.masks.as_ref().filter(|m| m.floats()) else {
             let why = if self.masks.is_some() {
                 format!(
-                    "the best strict placement ({}) replays at least as well as every mask placement tried, global \
+                    "the best AMP placement ({}) replays at least as well as every mask placement tried, global \
                      SMP ({}) among them",
-                    value(&self.strict),
+                    value(&self.amp),
                     value(&self.smp)
                 )
             } else {
                 format!(
-                    "the best strict placement ({}; global SMP: {}); masks were not searched (--masks)",
-                    value(&self.strict),
+                    "the best AMP placement ({}; global SMP: {}); masks were not searched (--masks)",
+                    value(&self.amp),
                     value(&self.smp)
                 )
             };
-            return (&self.strict, Policy::Amp, why);
+            return (&self.amp, Policy::Amp, why);
         };
-        let (strict, smp) = (&self.strict.score, &self.smp.score);
-        let best = [strict, smp, &m.score].into_iter().fold(strict, |a, b| if b.beats(a) { b } else { a });
+        let (amp, smp) = (&self.amp.score, &self.smp.score);
+        let best = [amp, smp, &m.score].into_iter().fold(amp, |a, b| if b.beats(a) { b } else { a });
         let how = |a: &Score, b: &Score| if a.beats(b) { "better than" } else { "within 1 % of" };
-        if strict.close_to(best) && strict.no_worse_than(smp) {
-            let why = if best == strict {
+        if amp.close_to(best) && amp.no_worse_than(smp) {
+            let why = if best == amp {
                 format!(
-                    "the best strict placement ({}) replays at least as well as every mask placement tried ({}), global \
+                    "the best AMP placement ({}) replays at least as well as every mask placement tried ({}), global \
                      SMP ({}) among them",
-                    value(&self.strict),
+                    value(&self.amp),
                     value(m),
                     value(&self.smp)
                 )
             } else {
                 format!(
-                    "the best strict placement ({}) replays within 1 % of the best mask placement ({}) and no worse \
+                    "the best AMP placement ({}) replays within 1 % of the best mask placement ({}) and no worse \
                      than global SMP ({}): one core per task is the simpler set-up",
-                    value(&self.strict),
+                    value(&self.amp),
                     value(m),
                     value(&self.smp)
                 )
             };
-            (&self.strict, Policy::Amp, why)
+            (&self.amp, Policy::Amp, why)
         } else if smp.close_to(best) {
             let why = format!(
-                "global SMP ({}) replays {} the best mask placement ({}) and better than the best strict placement \
+                "global SMP ({}) replays {} the best mask placement ({}) and better than the best AMP placement \
                  ({}): no affinity to set",
                 value(&self.smp),
                 how(smp, &m.score),
                 value(m),
-                value(&self.strict)
+                value(&self.amp)
             );
             (&self.smp, Policy::Smp, why)
         } else {
             // Equal on the objective, better on the secondary measure: show both.
-            let tie = [strict, smp].iter().any(|r| r.lag == m.score.lag && r.primary == m.score.primary);
+            let tie = [amp, smp].iter().any(|r| r.lag == m.score.lag && r.primary == m.score.primary);
             let value = |c: &Candidate| {
                 if tie { format!("{}, {}", value(c), describe_secondary(objective, &c.score)) } else { value(c) }
             };
             let why = format!(
-                "affinity masks replay better ({}) than the best strict placement ({}) and global SMP ({})",
+                "affinity masks replay better ({}) than the best AMP placement ({}) and global SMP ({})",
                 value(m),
-                value(&self.strict),
+                value(&self.amp),
                 value(&self.smp)
             );
             (m, Policy::Masks, why)

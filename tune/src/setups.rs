@@ -1,6 +1,6 @@
 //! The set-ups the summary and the report compare, replayed with their
 //! timelines: one core, global SMP within the constraints, the traffic
-//! optimum, the best strict placement and the recommendation.
+//! optimum, the best AMP placement and the recommendation.
 
 use corera_placement::{CoreSet, Platform, Problem};
 use corera_replay::{Outcome, Policy, Replay, Setup, simulate};
@@ -57,7 +57,7 @@ impl Setups<'_> {
     /// The labelled replays the summary and the report show, with
     /// timelines: single core, global SMP, the traffic-optimal placement
     /// (`traffic`), and the recommendation `placement` (after the best
-    /// strict placement when it is not that); without a timing search,
+    /// AMP placement when it is not that); without a timing search,
     /// `placement` as `AMP (placement)`.
     pub fn report(
         &self,
@@ -82,7 +82,7 @@ impl Setups<'_> {
                 runs.push(("AMP, recommended".to_string(), run(Policy::Amp, placement, None)))
             }
             (choice, Some(m)) => {
-                runs.push(("AMP, best strict".to_string(), run(Policy::Amp, &t.strict.core_of, None)));
+                runs.push(("AMP, best".to_string(), run(Policy::Amp, &t.amp.core_of, None)));
                 let label = if choice == Policy::Smp { "global SMP, recommended" } else { "masks, recommended" };
                 runs.push((label.to_string(), run(Policy::Masks, placement, Some(m))));
             }

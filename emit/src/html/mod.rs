@@ -105,8 +105,8 @@ fn recommendation(s: &mut String, r: &Analysis) {
         let masks = t.masks.as_ref().map_or(String::new(), |m| format!("; the best mask placement: {}", esc(&m.text)));
         let _ = writeln!(
             s,
-            "<p class=\"note\" id=\"certificates\">The best strict placement: {}{masks}.</p>",
-            esc(&t.strict.text)
+            "<p class=\"note\" id=\"certificates\">The best AMP placement: {}{masks}.</p>",
+            esc(&t.amp.text)
         );
     }
     if let Some(b) = &rec.break_even {
@@ -142,7 +142,7 @@ fn front(s: &mut String, r: &Analysis) {
     let _ = writeln!(
         s,
         "<section id=\"front\"><h2>Candidates evaluated</h2><p class=\"note\">Each dot a placement the search replayed \
-         ({} of {} replays of the whole trace): cross-core traffic across, the objective up (lower is better); grey dots strict \
+         ({} of {} replays of the whole trace): cross-core traffic across, the objective up (lower is better); grey dots AMP \
          placements, blue mask placements; the recommendation and the references are named.</p>\
          <svg id=\"front-svg\" width=\"{w}\" height=\"{h}\" role=\"img\">\
          <line x1=\"{m}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\"/><line x1=\"{m}\" y1=\"{m}\" x2=\"{m}\" y2=\"{b}\" stroke=\"#999\"/>\

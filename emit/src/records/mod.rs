@@ -48,8 +48,11 @@ pub use timing::*;
 /// budget in replays (`replays`; `evaluations` and `window` are gone: every
 /// replay is of the whole trace) and carries the certificates of its
 /// answers (`strict`, `masks`), as does the recommendation
-/// (`certificate`).
-pub const SCHEMA_VERSION: u32 = 4;
+/// (`certificate`). 5: one name for one core per task, AMP: `timing.strict`
+/// became `timing.amp`, the alternative `best strict` became `best AMP`,
+/// the improvement key `best_strict` became `best_amp` and the replay label
+/// `AMP, best strict` became `AMP, best`.
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The oldest schema whose `placement` list [`read_placement`] reads: the
 /// list has not changed since 3.
@@ -103,7 +106,7 @@ pub struct PlacedTask {
     /// Its core (for a task that may float: the core it starts on, the
     /// lowest of `cores` unless the search chose another).
     pub core: u16,
-    /// The cores it may run on: `[core]` for a strict placement, several
+    /// The cores it may run on: `[core]` for an AMP placement, several
     /// for an affinity mask (`--placement` takes `cores` when given).
     #[serde(default)]
     pub cores: Vec<u16>,
@@ -193,7 +196,7 @@ pub(crate) fn old_schema(found: Option<u32>) -> String {
 
 /// Reads the placement of any record that carries one (`place --json`,
 /// `analysis.json`, `simulate --json`) or a hand-written file of the same
-/// shape: `{"schema_version": 4, "placement": [{"task": "A", "core": 0},
+/// shape: `{"schema_version": 5, "placement": [{"task": "A", "core": 0},
 /// ...]}`.
 ///
 /// # Errors

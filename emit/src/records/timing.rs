@@ -37,7 +37,7 @@ pub struct RecommendationRecord {
     /// The recommended placement's objective on the whole trace.
     pub value: Value,
     /// Improvement of the objective over each reference, in %: positive
-    /// is better (`single`, `smp`, `traffic_optimum`, `best_strict`).
+    /// is better (`single`, `smp`, `traffic_optimum`, `best_amp`).
     pub improvement_pct: Vec<(String, f64)>,
     /// The costs it was judged under.
     pub costs: Costs,
@@ -156,7 +156,7 @@ impl RecommendationRecord {
             "single" => "single core",
             "smp" => "global SMP",
             "traffic_optimum" => "the traffic-optimal placement",
-            "best_strict" => "the best strict placement",
+            "best_amp" => "the best AMP placement",
             other => other,
         }
     }
@@ -173,7 +173,7 @@ impl RecommendationRecord {
         improvement.push(("smp".to_string(), gain(t.smp.score.primary)));
         improvement.push(("traffic_optimum".to_string(), gain(t.traffic.score.primary)));
         if choice != Policy::Amp {
-            improvement.push(("best_strict".to_string(), gain(t.strict.score.primary)));
+            improvement.push(("best_amp".to_string(), gain(t.amp.score.primary)));
         }
         RecommendationRecord {
             setup: choice.name().to_string(),
@@ -199,7 +199,7 @@ impl RecommendationRecord {
 /// A placement the recommendation was chosen over, replayed whole.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Alternative {
-    /// What it is: `traffic optimum`, `best strict`, `global SMP`.
+    /// What it is: `traffic optimum`, `best AMP`, `global SMP`.
     pub label: String,
     /// How the search found it.
     pub found_by: String,
@@ -219,7 +219,7 @@ impl Alternative {
             list.push(("global SMP", &t.smp));
         }
         if choice != Policy::Amp {
-            list.push(("best strict", &t.strict));
+            list.push(("best AMP", &t.amp));
         }
         list.into_iter()
             .map(|(label, c)| Alternative {
@@ -242,14 +242,14 @@ pub struct TimingRecord {
     pub replays: u64,
     /// Whether `--time-limit` stopped it.
     pub out_of_time: bool,
-    /// What is proven about the best strict placement.
-    pub strict: CertificateRecord,
+    /// What is proven about the best AMP placement.
+    pub amp: CertificateRecord,
     /// What is proven about the best mask placement, when masks were
     /// searched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub masks: Option<CertificateRecord>,
     /// Spearman's rank correlation between the surrogate and the replayed
-    /// objective over the strict placements evaluated.
+    /// objective over the AMP placements evaluated.
     pub surrogate_rank: Option<f64>,
     /// Every placement evaluated: `[traffic, objective, masks]` (masks: 1
     /// for a mask placement), where it was judged.
@@ -262,7 +262,7 @@ impl TimingRecord {
             budget: t.budget,
             replays: t.replays,
             out_of_time: t.out_of_time,
-            strict: CertificateRecord::of(t.strict.certificate.as_ref().expect("the search certifies its answers")),
+            amp: CertificateRecord::of(t.amp.certificate.as_ref().expect("the search certifies its answers")),
             masks: t.masks.as_ref().and_then(|m| m.certificate.as_ref()).map(CertificateRecord::of),
             surrogate_rank: t.surrogate_rank,
             front: t.front.iter().map(|f| (f.traffic, f.score.primary, u8::from(f.masks))).collect(),

@@ -7,7 +7,7 @@
 //! cyclically: the next
 //! neighbours are replayed a batch at a time, the best of a batch that
 //! improves is taken, and the scan goes on from there. A full descent of a
-//! strict placement turns to the swaps once a whole round of moves has
+//! AMP placement turns to the swaps once a whole round of moves has
 //! found nothing, and back to the moves after a swap that improves. It ends
 //! when every step has been replayed at the point reached without an
 //! improvement (a local optimum, certified), or when the budget runs out
@@ -148,7 +148,7 @@ impl Descent<'_, '_> {
 
 /// Descends from `start` until every step finds nothing better, or until
 /// `stop` replays in all or the budget is reached; `full`: through the
-/// whole neighbourhood (swaps too), else a strict placement's single moves
+/// whole neighbourhood (swaps too), else an AMP placement's single moves
 /// only (a cheap descent); `plain`: the steps in task order and the first
 /// improvement taken, as a plain first-improvement search takes them (the
 /// search alternates the orders: different orders end in different local
@@ -170,7 +170,7 @@ pub(super) fn descend(
     let (first, second): (Vec<Step>, Vec<Step>) = if start.masks.is_some() {
         (neighbourhood::mask_steps(judge, rules, &order, plain), Vec::new())
     } else {
-        let (moves, swaps) = neighbourhood::strict_steps(judge, rules, &start, &order, plain);
+        let (moves, swaps) = neighbourhood::amp_steps(judge, rules, &start, &order, plain);
         (moves, if full { swaps } else { Vec::new() })
     };
     let mut d = Descent { judge, rules, at: start, stop, here: FxHashSet::default(), plain };

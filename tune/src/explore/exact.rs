@@ -1,4 +1,4 @@
-//! Every strict placement within the constraints and the load limits, up
+//! Every AMP placement within the constraints and the load limits, up
 //! to a renaming of identical cores, when there are few enough to replay
 //! them all: then the best is optimal under the replay model.
 //!

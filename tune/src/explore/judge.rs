@@ -47,7 +47,7 @@ pub(super) struct Judge<'a> {
     out_of_time: bool,
     cache: FxHashMap<Probe, Judged>,
     pub(super) front: Vec<FrontPoint>,
-    /// (surrogate, objective) of the strict placements judged.
+    /// (surrogate, objective) of the AMP placements judged.
     pub(super) ranked: Vec<(f64, f64)>,
     progress: Option<crate::TuneProgress>,
     best: Option<Score>,
@@ -110,7 +110,7 @@ impl<'a> Judge<'a> {
         !self.out_of_time && self.replays < self.budget.min(stop)
     }
 
-    /// The canonical form of a strict placement: identical cores renamed in
+    /// The canonical form of an AMP placement: identical cores renamed in
     /// order of first use, so that placements equal up to renaming are
     /// replayed (and counted) once. Mask placements stay as they are.
     pub(super) fn canonical(&self, probe: Probe) -> Probe {

@@ -8,7 +8,7 @@
 //!    different seeds, two points between traffic and timing, and any
 //!    mapping given with the input (an Amalthea model's own). Each is
 //!    replayed.
-//! 2. **Exact where it can be**: when the strict placements within the
+//! 2. **Exact where it can be**: when the AMP placements within the
 //!    limits (identical cores counted once) number at most
 //!    [`EXACT_LIMIT`] and the budget holds them, every one is replayed on
 //!    the whole trace and the best is optimal under the replay model.
@@ -74,9 +74,9 @@ const RESERVE_SHARE: f64 = 0.6;
 /// Failed kicks in a row before a kick takes one more step.
 const KICK_PATIENCE: usize = 3;
 
-/// The budget's share for strict placements when masks are searched too
-/// (the masks get the rest, and what the strict search left).
-const STRICT_SHARE: f64 = 0.45;
+/// The budget's share for AMP placements when masks are searched too
+/// (the masks get the rest, and what the AMP search left).
+const AMP_SHARE: f64 = 0.45;
 
 /// Kicks drawn before the search gives up finding one within the limits.
 const KICK_TRIES: usize = 64;
@@ -87,7 +87,7 @@ const IDLE_KICKS: usize = 50;
 /// The most steps a kick takes.
 const MAX_KICK: usize = 6;
 
-/// Strict placements (identical cores counted once) up to which the
+/// AMP placements (identical cores counted once) up to which the
 /// search replays them all and reports the best as optimal, budget
 /// permitting.
 pub const EXACT_LIMIT: u64 = 16_384;
@@ -134,9 +134,9 @@ pub struct TimingOptions {
 /// What the timing search found.
 #[derive(Clone, Debug)]
 pub struct TimingSolution {
-    /// The best strict (one core per task) placement, replayed whole, with
+    /// The best AMP (one core per task) placement, replayed whole, with
     /// its certificate.
-    pub strict: Candidate,
+    pub amp: Candidate,
     /// The best mask placement (global SMP is one of its starting
     /// points), replayed whole, with its certificate, when masks were
     /// searched.
@@ -154,7 +154,7 @@ pub struct TimingSolution {
     /// Whether the time limit stopped the search.
     pub out_of_time: bool,
     /// Spearman's rank correlation between the surrogate and the replayed
-    /// objective over the strict placements evaluated (1: same order).
+    /// objective over the AMP placements evaluated (1: same order).
     pub surrogate_rank: Option<f64>,
 }
 
@@ -187,7 +187,7 @@ pub(crate) fn replay_estimate_ns(input: &TimingInput<'_>) -> f64 {
 }
 
 /// CPU seconds of replays [`auto_budget`] gives per square root of the
-/// neighbourhood's size (7.5 s for 100 neighbours; the printer's strict
+/// neighbourhood's size (7.5 s for 100 neighbours; the printer's AMP
 /// neighbourhood has about 130, rp2's 670, tile64's 4,600): about 4, 10
 /// and 20 s of the timing search on two quiet cores for them, within the
 /// 10, 30 and 60 s their whole analysis is held to on these shared
@@ -251,18 +251,18 @@ impl Tuner<'_> {
         let budget = self.judge.budget();
         let k = input.platform.cores;
         let masks_on = self.options.masks && k > 1;
-        let strict_stop = if masks_on { (budget as f64 * STRICT_SHARE) as u64 } else { budget };
-        let (strict, strict_proof) = self.strict(strict_stop);
-        let masks = masks_on.then(|| self.masks(&strict, budget));
+        let amp_stop = if masks_on { (budget as f64 * AMP_SHARE) as u64 } else { budget };
+        let (amp, amp_proof) = self.amp(amp_stop);
+        let masks = masks_on.then(|| self.masks(&amp, budget));
         // The masks may have ended early (an objective of 0): what they
-        // left finishes the strict answer's certificate.
-        let (strict, strict_proof) = match strict_proof {
+        // left finishes the AMP answer's certificate.
+        let (amp, amp_proof) = match amp_proof {
             Certificate::Partial { .. } if self.judge.can_afford(budget) => {
-                let (best, scan) = descend(&mut self.judge, &self.rules, strict, true, budget, false);
+                let (best, scan) = descend(&mut self.judge, &self.rules, amp, true, budget, false);
                 let certificate = certify(&best, scan, Neighbourhood::MovesAndSwaps);
                 (best, certificate)
             }
-            proof => (strict, proof),
+            proof => (amp, proof),
         };
         let traffic_cores = self.judge.merge(&input.traffic.placement.core_of);
         let traffic_point = Point {
@@ -276,11 +276,11 @@ impl Tuner<'_> {
         };
         let traffic = self.candidate(&traffic_point, None);
         let smp = self.smp(&traffic);
-        let strict = self.candidate(&strict, Some(strict_proof));
+        let amp = self.candidate(&amp, Some(amp_proof));
         let masks = masks.map(|(p, c)| self.candidate(&p, Some(c)));
         let judge = self.judge;
         TimingSolution {
-            strict,
+            amp,
             masks,
             traffic,
             smp,
@@ -316,9 +316,9 @@ impl Tuner<'_> {
         }
     }
 
-    /// The best strict placement on the whole trace and its certificate,
+    /// The best AMP placement on the whole trace and its certificate,
     /// spending up to `stop` of the budget.
-    fn strict(&mut self, stop: u64) -> Found {
+    fn amp(&mut self, stop: u64) -> Found {
         let starts = self.starts();
         let mut starts = self.starts_within(starts, stop);
         starts.sort_by(|a, b| a.score.order(&b.score));
@@ -367,22 +367,22 @@ impl Tuner<'_> {
     }
 
     /// The best mask placement on the whole trace and its certificate,
-    /// from the best strict placement, the traffic optimum, global SMP
+    /// from the best AMP placement, the traffic optimum, global SMP
     /// within the constraints (and with the tasks that never waited bound)
     /// and, on a platform with a topology, SMP within each home core's
     /// cluster, spending up to `stop` of the budget.
-    fn masks(&mut self, strict: &Point, stop: u64) -> Found {
+    fn masks(&mut self, amp: &Point, stop: u64) -> Found {
         let singles = |core_of: &[CoreId]| -> Vec<CoreSet> { core_of.iter().map(|&c| CoreSet::one(c)).collect() };
         let traffic = self.judge.merge(&self.judge.input.traffic.placement.core_of);
         let traffic = self.judge.canonical(Probe { core_of: traffic, masks: None }).core_of;
-        let smp = neighbourhood::smp_masks(&self.judge, &self.rules, &strict.core_of);
+        let smp = neighbourhood::smp_masks(&self.judge, &self.rules, &amp.core_of);
         let mut probes = vec![
-            (Origin::BestStrict, Probe { core_of: strict.core_of.clone(), masks: Some(singles(&strict.core_of)) }),
-            (Origin::GlobalSmp, Probe { core_of: strict.core_of.clone(), masks: Some(smp) }),
+            (Origin::BestAmp, Probe { core_of: amp.core_of.clone(), masks: Some(singles(&amp.core_of)) }),
+            (Origin::GlobalSmp, Probe { core_of: amp.core_of.clone(), masks: Some(smp) }),
             (Origin::TrafficOptimum, Probe { masks: Some(singles(&traffic)), core_of: traffic }),
         ];
-        if let Some(local) = neighbourhood::local_masks(&self.judge, &self.rules, &strict.core_of) {
-            probes.push((Origin::LocalSmp, Probe { core_of: strict.core_of.clone(), masks: Some(local) }));
+        if let Some(local) = neighbourhood::local_masks(&self.judge, &self.rules, &amp.core_of) {
+            probes.push((Origin::LocalSmp, Probe { core_of: amp.core_of.clone(), masks: Some(local) }));
         }
         let mut starts = self.starts_within(probes, stop);
         // Global SMP with the tasks that never waited bound to their cores.
@@ -497,13 +497,13 @@ impl Tuner<'_> {
         let steps = if p.masks.is_some() {
             neighbourhood::mask_steps(&self.judge, &self.rules, &order, false)
         } else {
-            let (moves, swaps) = neighbourhood::strict_steps(&self.judge, &self.rules, p, &order, true);
+            let (moves, swaps) = neighbourhood::amp_steps(&self.judge, &self.rules, p, &order, true);
             if full { moves.into_iter().chain(swaps).collect() } else { moves }
         };
         neighbourhood::size(&self.judge, &self.rules, p, &steps)
     }
 
-    /// The strict starting points, within the limits, canonical and
+    /// The AMP starting points, within the limits, canonical and
     /// distinct.
     fn starts(&self) -> Vec<(Origin, Probe)> {
         let judge = &self.judge;

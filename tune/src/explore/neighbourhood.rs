@@ -1,5 +1,5 @@
 //! The neighbourhoods the local search scans in full: every single-task
-//! move and every swap of two tasks on different cores (strict
+//! move and every swap of two tasks on different cores (AMP
 //! placements), every core added to or taken from one task's mask (mask
 //! placements); each within the constraints and the load limits. A mask's
 //! neighbourhood also holds the mask narrowed to its home core and widened
@@ -91,10 +91,10 @@ pub(super) enum Step {
     Narrow(u32),
 }
 
-/// The steps of a strict placement from `at`: every single-task move,
+/// The steps of an AMP placement from `at`: every single-task move,
 /// then (in a second list) every swap, tasks in `order`, each list sorted
 /// by the surrogate's promise at `at` unless `plain`.
-pub(super) fn strict_steps(
+pub(super) fn amp_steps(
     judge: &Judge<'_>,
     rules: &Rules,
     at: &Point,
