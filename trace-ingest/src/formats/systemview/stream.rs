@@ -52,7 +52,6 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
     let b = stream.bytes;
     let mut out =
         Decoded { packets: Vec::new(), frequency: 0, skipped: Vec::new(), overflows: 0, sessions: 0, gaps: Vec::new() };
-    let mut stopped_at = None;
     let Some(start) = b.windows(SYNC.len()).position(|w| w == SYNC) else {
         return Err(fail(
             path,
@@ -72,75 +71,24 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
     }
     let mut cursor = Cursor::new(b, stream.core.is_none());
     cursor.pos = start;
-    let mut ticks = 0u64;
-    let mut started = false;
-    let mut last_drops = 0u64;
+    let mut clock = Clock::default();
     while cursor.pos < b.len() {
         let at = cursor.pos;
-        let packet = cursor.packet();
-        let packet = match packet {
+        let packet = match cursor.packet() {
             Ok(p) if out.frequency > 0 && u64::from(p.delta) > MAX_DELTA_S * out.frequency => Err((Cut, Some(p.delta))),
             Ok(p) => Ok(p),
             Err(c) => Err((c, None)),
         };
         match packet {
             Ok(p) => {
-                match p.packet {
-                    Packet::TraceStart if !started => {
-                        started = true;
-                        ticks = 0;
-                        out.sessions += 1;
-                    }
-                    Packet::TraceStart => {
-                        ticks += u64::from(p.delta);
-                        out.sessions += 1;
-                        if let Some(stop) = stopped_at.take() {
-                            out.gaps.push((stop, ticks));
-                        }
-                    }
-                    Packet::TraceStop => {
-                        ticks += u64::from(p.delta);
-                        stopped_at = Some(ticks);
-                    }
-                    Packet::Init { frequency } if out.frequency == 0 => {
-                        out.frequency = u64::from(frequency);
-                        ticks += u64::from(p.delta);
-                    }
-                    Packet::Overflow(n) => {
-                        // The target's drop count so far (SEGGER_SYSVIEW.c
-                        // never resets it while recording): what is new
-                        // since the last overflow packet, or all of it
-                        // after a restart.
-                        let n = u64::from(n);
-                        out.overflows += if n >= last_drops { n - last_drops } else { n };
-                        last_drops = n;
-                        let before = ticks;
-                        ticks += u64::from(p.delta);
-                        out.gaps.push((before, ticks));
-                    }
-                    _ => ticks += u64::from(p.delta),
-                }
+                let ticks = clock.advance(&p.packet, p.delta, &mut out);
                 let core = p.core.or(stream.core).unwrap_or(0);
                 out.packets.push(Timed { ticks, core, packet: p.packet });
             }
-            Err((Cut, delta)) => {
-                // Decode on from the next sync sequence, if any.
-                let next = b[at + 1..].windows(SYNC.len()).position(|w| w == SYNC).map(|p| p + at + 1);
-                let end = next.unwrap_or(b.len());
-                let why = match delta {
-                    Some(d) => format!(
-                        "a packet advancing the clock by {:.0} s, longer than a recording goes without an event",
-                        d as f64 / out.frequency as f64
-                    ),
-                    None if next.is_none() && end - at < 64 => "a packet cut by the end of the input".to_string(),
-                    None => "bytes that are no SystemView packet".to_string(),
-                };
-                out.skipped.push((stream.start + at, end - at, why));
-                match next {
-                    Some(n) => cursor.pos = n,
-                    None => break,
-                }
-            }
+            Err((Cut, delta)) => match resync(&stream, at, delta, &mut out) {
+                Some(n) => cursor.pos = n,
+                None => break,
+            },
         }
     }
     if out.frequency == 0 && !out.packets.is_empty() {
@@ -148,6 +96,78 @@ pub(super) fn decode_stream(path: &str, stream: Stream, warnings: &mut Vec<Warni
     }
     report_skipped(path, &stream, &out, warnings);
     Ok(out)
+}
+
+/// A stream's clock: ticks since its first `TRACE_START`, the stops and
+/// restarts between sessions, and the target's drop count so far.
+#[derive(Default)]
+struct Clock {
+    ticks: u64,
+    started: bool,
+    stopped_at: Option<u64>,
+    last_drops: u64,
+}
+
+impl Clock {
+    /// Moves the clock by one packet's delta and records what the packet
+    /// says about sessions, the frequency, gaps and drops; returns the
+    /// packet's time in ticks.
+    fn advance(&mut self, packet: &Packet, delta: u32, out: &mut Decoded) -> u64 {
+        let delta = u64::from(delta);
+        match packet {
+            Packet::TraceStart if !self.started => {
+                self.started = true;
+                self.ticks = 0;
+                out.sessions += 1;
+            }
+            Packet::TraceStart => {
+                self.ticks += delta;
+                out.sessions += 1;
+                if let Some(stop) = self.stopped_at.take() {
+                    out.gaps.push((stop, self.ticks));
+                }
+            }
+            Packet::TraceStop => {
+                self.ticks += delta;
+                self.stopped_at = Some(self.ticks);
+            }
+            Packet::Init { frequency } if out.frequency == 0 => {
+                out.frequency = u64::from(*frequency);
+                self.ticks += delta;
+            }
+            Packet::Overflow(n) => {
+                // The target's drop count so far (SEGGER_SYSVIEW.c never
+                // resets it while recording): what is new since the last
+                // overflow packet, or all of it after a restart.
+                let n = u64::from(*n);
+                out.overflows += if n >= self.last_drops { n - self.last_drops } else { n };
+                self.last_drops = n;
+                let before = self.ticks;
+                self.ticks += delta;
+                out.gaps.push((before, self.ticks));
+            }
+            _ => self.ticks += delta,
+        }
+        self.ticks
+    }
+}
+
+/// Notes the bytes from `at` that do not decode (and why) and returns where
+/// decoding goes on: the next sync sequence, if any.
+fn resync(stream: &Stream, at: usize, delta: Option<u32>, out: &mut Decoded) -> Option<usize> {
+    let b = stream.bytes;
+    let next = b[at + 1..].windows(SYNC.len()).position(|w| w == SYNC).map(|p| p + at + 1);
+    let end = next.unwrap_or(b.len());
+    let why = match delta {
+        Some(d) => format!(
+            "a packet advancing the clock by {:.0} s, longer than a recording goes without an event",
+            d as f64 / out.frequency as f64
+        ),
+        None if next.is_none() && end - at < 64 => "a packet cut by the end of the input".to_string(),
+        None => "bytes that are no SystemView packet".to_string(),
+    };
+    out.skipped.push((stream.start + at, end - at, why));
+    next
 }
 
 /// One warning per stream for what did not decode: where, why, and the
