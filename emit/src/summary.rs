@@ -563,20 +563,35 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
         let _ = writeln!(s, "kernel: {}", rules.describe());
     }
     if let Some(w) = &r.cross_core_wake {
-        let _ =
-            writeln!(s, "cross-core wake: {}", wake_text(w, r.platform.costs.message_latency_ns, "cross-core signal"));
+        let _ = writeln!(
+            s,
+            "cross-core wake: {}",
+            wake_text(w, r.platform.costs.message_latency_ns, WAKES, "cross-core signal")
+        );
     }
     if let Some(w) = &r.local_wake {
         let charged = r.platform.costs.dispatch_ns.unwrap_or(0);
-        let _ = writeln!(s, "dispatch on the same core: {}", wake_text(w, charged, "local release"));
+        let _ = writeln!(s, "dispatch on the same core: {}", wake_text(w, charged, WAKES, "local release"));
+    }
+    if let Some(w) = &r.yield_latency {
+        let costs = &r.platform.costs;
+        let charged = costs.yield_ns.unwrap_or(costs.message_latency_ns);
+        let _ = writeln!(
+            s,
+            "yield to a higher priority on another core: {}",
+            wake_text(w, charged, "spans of a lower priority running beside it", "such yield")
+        );
     }
     s.push_str(&chains_text(&r.chains, &[("replayed as recorded", r.replayed_chains.as_slice())]));
     s
 }
 
-/// What a recording's wakes onto an idle core took, and the latency the
-/// replay charged each `what` (`charged_ns`).
-fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64, what: &str) -> String {
+/// The samples of a recorded wake latency.
+const WAKES: &str = "wakes onto an idle core";
+
+/// What a recording's `samples` (wakes onto an idle core) took, and the
+/// latency the replay charged each `what` (`charged_ns`).
+fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64, samples: &str, what: &str) -> String {
     let us = |ns: u64| format!("{:.1} µs", ns as f64 / 1e3);
     let (median, low, high, n) = (us(w.median_ns), us(w.p25_ns), us(w.p75_ns), w.wakes);
     let charged = match charged_ns {
@@ -585,14 +600,16 @@ fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64, what: &str
     };
     if !w.is_steady() {
         return format!(
-            "{low} to {high} in the middle half of {n} wakes onto an idle core (median {median}): no one latency, {charged}"
+            "{low} to {high} in the middle half of {n} {samples} (median {median}): no one latency, {charged}"
         );
     }
-    let measured = format!("{median} (median of {n} wakes onto an idle core; middle half {low} to {high})");
+    let measured = format!("{median} (median of {n} {samples}; middle half {low} to {high})");
     if w.median_ns == 0 {
         format!("{measured}: nothing to charge")
     } else if charged_ns == w.median_ns {
         format!("{measured}, charged to each {what}")
+    } else if charged_ns == w.p75_ns {
+        format!("{measured}, its upper quartile charged to each {what}")
     } else {
         format!("{measured}; {charged}")
     }

@@ -116,6 +116,7 @@ impl Prepared {
             let mut platform = Platform::identical(cores as u16);
             platform.costs = corera_placement::Costs::none();
             platform.costs.dispatch_ns = steady_local_wake(&self.parsed.trace);
+            platform.costs.yield_ns = steady_yield(&self.parsed.trace);
             // What a cross-core wake took in the recording, when it took
             // one steady time, delays each cross-core signal.
             if let Some(w) = wake.filter(|w| w.is_steady()) {
@@ -186,6 +187,7 @@ impl Prepared {
             rules: Some(workload.rules.clone()),
             cross_core_wake: wake,
             local_wake: self.parsed.trace.local_wake(),
+            yield_latency: self.parsed.trace.priorities_at_once().and_then(|p| p.yields),
         })
     }
 }
@@ -195,6 +197,17 @@ impl Prepared {
 /// show): every local release in a replay takes as long.
 fn steady_local_wake(trace: &corera_trace_ingest::Trace) -> Option<u64> {
     trace.local_wake().filter(|w| w.is_steady() && w.median_ns > 0).map(|w| w.median_ns)
+}
+
+/// The recorded time a core took to yield to a higher priority made ready
+/// on another core, when it is one steady time: what each such yield in a
+/// replay takes (`yield_ns`). The upper quartile, not the median: the
+/// recorded spans end at the yield, so the work the lower task did in
+/// them is as long as the yield was, and a replay charging less than the
+/// longer ones cuts that work short and leaves its tail to wait a whole
+/// job of the higher priority.
+fn steady_yield(trace: &corera_trace_ingest::Trace) -> Option<u64> {
+    trace.priorities_at_once().and_then(|p| p.yields).filter(|w| w.is_steady()).map(|w| w.p75_ns)
 }
 
 /// Chains discovered in the trace that every replay measures when the
@@ -245,6 +258,9 @@ pub fn prepare(input: &Input, place: &Options) -> Result<Prepared> {
     }
     if platform.costs.dispatch_ns.is_none() {
         platform.costs.dispatch_ns = steady_local_wake(&parsed.trace);
+    }
+    if platform.costs.yield_ns.is_none() {
+        platform.costs.yield_ns = steady_yield(&parsed.trace);
     }
     let mut problem = Problem::from_graph(&graph, &platform, &constraints)?;
     problem.restrict_to_hardware(hardware, platform.cores)?;

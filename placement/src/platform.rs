@@ -42,8 +42,9 @@ pub struct Platform {
 }
 
 /// The kernel's scheduling rules as a platform file states them
-/// (`tick_us`, `time_slicing`, `isr_nesting`); each one left out is what
-/// the recording shows.
+/// (`tick_us`, `time_slicing`, `isr_nesting`, `preempted_to_back`,
+/// `run_multiple_priorities`); each one left out is what the recording
+/// shows or the recorded OS does by default.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Kernel {
@@ -59,6 +60,10 @@ pub struct Kernel {
     /// (FreeRTOS) rather than resuming first among them (Zephyr, POSIX
     /// `SCHED_FIFO`).
     pub preempted_to_back: Option<bool>,
+    /// Whether, on several cores, tasks of different priorities run at
+    /// once (FreeRTOS SMP's `configRUN_MULTIPLE_PRIORITIES`); `false`: only
+    /// tasks of the highest priority ready run, the other cores idle.
+    pub run_multiple_priorities: Option<bool>,
 }
 
 /// The distance matrix as rows.
@@ -150,6 +155,14 @@ pub struct Costs {
     /// one steady delay onto an idle core, else 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dispatch_ns: Option<u64>,
+    /// Time from a core being told by another to yield to a more urgent
+    /// priority (a kernel that runs one priority at a time) to its
+    /// switch: the inter-processor interrupt and the critical section it
+    /// waits out, ns. Unset: what the recording shows (the spans in which
+    /// a lower priority ran beside a higher one), when it
+    /// shows one steady time, else `message_latency_ns`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yield_ns: Option<u64>,
 }
 
 impl Default for Costs {
@@ -163,6 +176,7 @@ impl Default for Costs {
             footprint_bytes: std::collections::BTreeMap::new(),
             schedule_ns: 1_000,
             dispatch_ns: None,
+            yield_ns: None,
         }
     }
 }
@@ -180,6 +194,7 @@ impl Costs {
             footprint_bytes: Default::default(),
             schedule_ns: 0,
             dispatch_ns: None,
+            yield_ns: None,
         }
     }
 
@@ -276,6 +291,7 @@ struct PlatformFile {
     time_slicing: Option<bool>,
     isr_nesting: Option<bool>,
     preempted_to_back: Option<bool>,
+    run_multiple_priorities: Option<bool>,
 }
 
 /// One value for every core, or one per core.
@@ -513,6 +529,7 @@ impl Platform {
     /// time_slicing = true   # equal priorities take turns at each tick
     /// isr_nesting = false   # a pending ISR waits for the running one
     /// preempted_to_back = true   # a preempted task goes behind its equals
+    /// run_multiple_priorities = true   # several priorities at once on several cores
     ///
     /// [costs]            # of crossing cores in the replay
     /// message_latency_ns = 1000
@@ -571,6 +588,7 @@ impl Platform {
             time_slicing: f.time_slicing,
             isr_nesting: f.isr_nesting,
             preempted_to_back: f.preempted_to_back,
+            run_multiple_priorities: f.run_multiple_priorities,
         };
         Ok(p)
     }
@@ -700,7 +718,8 @@ mod tests {
     #[test]
     fn kernel_rules_come_from_the_file_and_are_checked() {
         let p = Platform::from_toml(
-            "cores = 2\ntick_us = 1000\ntime_slicing = true\nisr_nesting = false\npreempted_to_back = true\n",
+            "cores = 2\ntick_us = 1000\ntime_slicing = true\nisr_nesting = false\npreempted_to_back = true\n\
+             run_multiple_priorities = false\n",
         )
         .unwrap();
         let want = Kernel {
@@ -708,6 +727,7 @@ mod tests {
             time_slicing: Some(true),
             isr_nesting: Some(false),
             preempted_to_back: Some(true),
+            run_multiple_priorities: Some(false),
         };
         assert_eq!(p.kernel, want);
         assert_eq!(Platform::from_toml("cores = 2\n").unwrap().kernel, Kernel::default());

@@ -1,7 +1,8 @@
 //! The kernel's own rules the replay keeps beyond fixed-priority
 //! preemption: whether tasks of equal priority take turns at every tick
 //! (time slicing), where a preempted task goes among the ready tasks of its
-//! priority, and whether a more urgent ISR preempts a running one. Each is
+//! priority, whether a more urgent ISR preempts a running one, and whether
+//! tasks of several priorities run at once on several cores. Each is
 //! what the recording shows (its tick, ISRs seen nested or not) and the
 //! recorded kernel does by default ([`OsRules::of`], one row per OS),
 //! unless the platform file says otherwise ([`Kernel`]);
@@ -9,7 +10,7 @@
 
 use crate::ReplayError;
 use corera_placement::Kernel;
-use corera_trace_ingest::{Os, Tick, Trace};
+use corera_trace_ingest::{Os, TaskId, Tick, Trace};
 use serde::{Deserialize, Serialize};
 
 /// The tick at which equal priorities take turns.
@@ -46,33 +47,49 @@ pub struct OsRules {
     /// Whether a preempted task goes behind the ready tasks of its
     /// priority (else it resumes first among them).
     pub preempted_to_back: bool,
+    /// Whether, on several cores, tasks of different priorities run at
+    /// once (else only tasks of the highest priority ready or running do,
+    /// and the other cores idle).
+    pub multiple_priorities: bool,
     /// What the row rests on, for the summary.
     pub source: &'static str,
+    /// What the several-cores rule rests on.
+    pub cores_source: &'static str,
 }
 
 impl OsRules {
     /// The row of `os`; for a recording that names none, POSIX
     /// `SCHED_FIFO`'s order and no slicing.
     ///
-    /// | OS | slices at its tick | a preempted task |
-    /// |---|---|---|
-    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch) |
-    /// | ESP-IDF | yes | resumes first (its SMP scheduler skips tasks in the rotation, as its documentation says; Espressif's recordings replay closer so) |
-    /// | Zephyr | no (`CONFIG_TIMESLICE_SIZE` 0) | resumes first (it stays at the head of its priority's queue) |
-    /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) |
-    /// | embOS | yes (round robin, a slice per task) | resumes first |
-    /// | ThreadX | no (a slice of 0 per thread unless given) | resumes first |
-    /// | Linux | no (CFS is not fixed-priority: the replay approximates it) | resumes first |
-    /// | corera's generator | no | goes behind (it serves equal priorities first-ready-first and re-queues the preempted) |
+    /// | OS | slices at its tick | a preempted task | several priorities at once on several cores |
+    /// |---|---|---|---|
+    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch) | no (`configRUN_MULTIPLE_PRIORITIES` defaults to 0 in `FreeRTOS.h`) |
+    /// | ESP-IDF | yes | resumes first (its SMP scheduler skips tasks in the rotation, as its documentation says; Espressif's recordings replay closer so) | yes (each core schedules its own highest) |
+    /// | Zephyr | no (`CONFIG_TIMESLICE_SIZE` 0) | resumes first (it stays at the head of its priority's queue) | yes |
+    /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) | yes |
+    /// | embOS | yes (round robin, a slice per task) | resumes first | yes |
+    /// | ThreadX | no (a slice of 0 per thread unless given) | resumes first | yes |
+    /// | Linux | no (CFS is not fixed-priority: the replay approximates it) | resumes first | yes |
+    /// | corera's generator | no | goes behind (it serves equal priorities first-ready-first and re-queues the preempted) | yes |
     pub fn of(os: Option<Os>) -> OsRules {
-        let row = |slices, preempted_to_back, source| OsRules { slices, preempted_to_back, source };
+        let row = |slices, preempted_to_back, source| OsRules {
+            slices,
+            preempted_to_back,
+            multiple_priorities: true,
+            source,
+            cores_source: "each core runs its most urgent ready task",
+        };
         match os {
-            Some(Os::FreeRtos) => row(
-                true,
-                true,
-                "FreeRTOS: configUSE_TIME_SLICING defaults to 1; the next switch moves the ready list's index past a \
-                 preempted task",
-            ),
+            Some(Os::FreeRtos) => OsRules {
+                multiple_priorities: false,
+                cores_source: "FreeRTOS SMP: configRUN_MULTIPLE_PRIORITIES defaults to 0 in FreeRTOS.h",
+                ..row(
+                    true,
+                    true,
+                    "FreeRTOS: configUSE_TIME_SLICING defaults to 1; the next switch moves the ready list's index past \
+                     a preempted task",
+                )
+            },
             Some(Os::EspIdf) => row(
                 true,
                 false,
@@ -100,6 +117,10 @@ pub struct Recorded {
     /// Whether an ISR was seen entered while another ran on its core
     /// (`None`: no ISR at all).
     pub isr_nesting: Option<bool>,
+    /// Where it shows two cores running tasks of different priorities for
+    /// longer than a tick (1 ms without one): a kernel that runs one
+    /// priority at a time would have made the lower one yield by then.
+    pub several_priorities: Option<String>,
 }
 
 impl Recorded {
@@ -112,8 +133,30 @@ impl Recorded {
             t.at_ns = (i128::from(t.at_ns) - i128::from(trace.start())).rem_euclid(period) as u64;
             t
         });
-        Recorded { os: trace.os, tick, isr_nesting: trace.isrs_nested() }
+        let several_priorities = several_priorities(trace);
+        Recorded { os: trace.os, tick, isr_nesting: trace.isrs_nested(), several_priorities }
     }
+}
+
+/// The evidence [`Recorded::several_priorities`] states, if `trace` holds it.
+fn several_priorities(trace: &Trace) -> Option<String> {
+    let seen = trace.priorities_at_once()?;
+    let bound = trace.tick.as_ref().map_or(1_000_000, |t| t.period_ns.max(1));
+    if seen.longest_ns <= bound {
+        return None;
+    }
+    let (from, a, b) = seen.longest;
+    let name = |t: TaskId| {
+        let task = &trace.tasks[t as usize];
+        format!("{} (priority {})", task.name, task.priority.map_or("?".into(), |p| p.to_string()))
+    };
+    Some(format!(
+        "the recording runs {} and {} at once for {} ms from {} ms",
+        name(a),
+        name(b),
+        trim(seen.longest_ns as f64 / 1e6),
+        trim(from.saturating_sub(trace.start()) as f64 / 1e6)
+    ))
 }
 
 /// The rules a replay runs by.
@@ -136,6 +179,21 @@ pub struct Rules {
     /// Where the order of equal priorities came from.
     #[serde(default)]
     pub order_from: String,
+    /// Whether, on several cores, tasks of different priorities run at
+    /// once; else only ISRs and the tasks of the highest priority ready or
+    /// running run, and the other cores idle (FreeRTOS SMP with
+    /// `configRUN_MULTIPLE_PRIORITIES` 0: `prvSelectHighestPriorityTask`
+    /// picks only idle tasks below `uxTopReadyPriority`, and
+    /// `prvYieldForTask` yields every core running a lower priority).
+    #[serde(default = "yes")]
+    pub multiple_priorities: bool,
+    /// Where the several-cores rule came from.
+    #[serde(default)]
+    pub priorities_from: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Rules {
@@ -185,18 +243,40 @@ impl Rules {
             Some(b) => (b, "the platform file's preempted_to_back".to_string()),
             None => (os.preempted_to_back, os.source.to_string()),
         };
-        Ok(Rules { slice, isr_nesting, preempted_to_back, slicing_from, nesting_from, order_from })
+        let (multiple_priorities, priorities_from) =
+            match (kernel.run_multiple_priorities, &recorded.several_priorities) {
+                (Some(b), _) => (b, "the platform file's run_multiple_priorities".to_string()),
+                (None, Some(seen)) => (true, seen.clone()),
+                (None, None) => (os.multiple_priorities, os.cores_source.to_string()),
+            };
+        Ok(Rules {
+            slice,
+            isr_nesting,
+            preempted_to_back,
+            slicing_from,
+            nesting_from,
+            order_from,
+            multiple_priorities,
+            priorities_from,
+        })
     }
 
     /// One line for the summary.
     pub fn describe(&self) -> String {
         format!(
-            "equal priorities time-sliced: {}; served first ready first, a preempted task {} ({}); ISRs {} ({})",
+            "equal priorities time-sliced: {}; served first ready first, a preempted task {} ({}); ISRs {} ({}); on \
+             several cores {} ({})",
             self.slicing_from,
             if self.preempted_to_back { "going behind them" } else { "resuming first" },
             self.order_from,
             if self.isr_nesting { "nest by priority" } else { "do not nest: a pending ISR waits" },
-            self.nesting_from
+            self.nesting_from,
+            if self.multiple_priorities {
+                "tasks of several priorities run at once"
+            } else {
+                "only the highest ready priority's tasks run, other cores idle"
+            },
+            self.priorities_from
         )
     }
 }

@@ -50,7 +50,7 @@ pub use error::{ParseError, ParseErrorKind, ReadError, Warning};
 pub use fingerprint::Fingerprint;
 pub use model::{
     Clock, CrossCoreWake, Event, EventIter, EventKind, Events, Gap, NONE, Object, ObjectId, ObjectKind, Os,
-    PriorityOrder, RunnableUse, SwitchOut, Task, TaskId, TaskKind, Tick, Trace, TraceSummary,
+    PrioritiesAtOnce, PriorityOrder, RunnableUse, SwitchOut, Task, TaskId, TaskKind, Tick, Trace, TraceSummary,
 };
 pub use priority::{Priorities, PriorityOverride, PrioritySource};
 pub use schedule::{Action, Job, Phase, Release, ResponseStats, Schedule, Stretch, TaskSchedule, waiting_shares};

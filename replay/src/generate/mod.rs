@@ -40,7 +40,7 @@ pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
     let (clock, quantum) = if workload.clock == "ns" { (Clock::Ns, 1) } else { (Clock::Us, 1000) };
     let end = workload.duration_ms * 1_000_000;
     let planned = jobs::plan(&w, workload.seed, quantum, end)?;
-    let recorded = Recorded { os: Some(Os::CoreraGen), tick: None, isr_nesting: Some(false) };
+    let recorded = Recorded { os: Some(Os::CoreraGen), tick: None, isr_nesting: Some(false), several_priorities: None };
     let replay = Replay {
         index_of: (0..w.tasks.len() as u32).chain([u32::MAX]).collect(),
         mutexes: (0..w.queues.len() + w.mutexes.len()).map(|o| o >= w.queues.len()).collect(),

@@ -28,7 +28,7 @@ fn assert_first_responses_as_recorded(trace: &Trace, r: &Replay) -> Outcome {
 }
 
 fn kernel(tick_us: Option<f64>, time_slicing: Option<bool>, isr_nesting: Option<bool>) -> Kernel {
-    Kernel { tick_us, time_slicing, isr_nesting, preempted_to_back: None }
+    Kernel { tick_us, time_slicing, isr_nesting, ..Kernel::default() }
 }
 
 /// Two tasks of one priority released together, 3 ms each, and a more
@@ -396,4 +396,101 @@ fn an_isr_runs_on_a_core_its_mask_allows() {
         },
     );
     assert_eq!(o.timeline.iter().find(|s| s.task == 0).unwrap().core, 0);
+}
+
+/// Replays `r` under `policy` on two cores at no cost, with masks if given.
+fn two_cores(r: &Replay, policy: Policy, masks: Option<&[corera_placement::CoreSet]>) -> Outcome {
+    let platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
+    simulate(r, &Setup { policy, platform: &platform, core_of: None, masks, timeline: true })
+}
+
+/// FreeRTOS SMP runs one priority at a time by default
+/// (`configRUN_MULTIPLE_PRIORITIES` 0): with Hi (priority 2) and Lo (1)
+/// ready together on two cores, Lo waits for Hi to end while the other
+/// core idles; told `run_multiple_priorities = true` it runs at once. An
+/// ISR is no task: it runs on the idle core beside Hi either way.
+#[test]
+fn one_priority_at_a_time_on_several_cores_where_the_kernel_says() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 Hi\ntask 2 task 1 Lo\ntask 3 isr 5 Irq\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 1\n100 0 ienter 3\n110 0 iexit 3\n300 0 out 1 done\n\
+         300 0 in 2\n500 0 out 2 done\n");
+    let mut r = Replay::from_trace(&trace, &[]);
+    assert!(!r.rules.multiple_priorities, "{}", r.rules.describe());
+    assert!(r.rules.describe().contains("configRUN_MULTIPLE_PRIORITIES"), "{}", r.rules.describe());
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let (hi, lo, irq) = (index("Hi"), index("Lo"), index("Irq"));
+    let start = |o: &Outcome, i: usize| o.timeline.iter().find(|s| s.task as usize == i).map(|s| (s.core, s.start_ns));
+    let smp = two_cores(&r, Policy::Smp, None);
+    // The ISR takes core 0 at 100 µs and Hi moves to core 1: Lo waits on.
+    assert_eq!(smp.tasks[hi].response_max_ns, Some(290_000), "{:?}", smp.timeline);
+    assert_eq!(smp.tasks[lo].response_max_ns, Some(490_000), "{:?}", smp.timeline);
+    // Hi pinned to core 0, the ISR to core 1: the ISR is not held back.
+    let mask = |i: usize| match i {
+        _ if i == hi => corera_placement::CoreSet::one(0),
+        _ if i == irq => corera_placement::CoreSet::one(1),
+        _ => corera_placement::CoreSet::all(2),
+    };
+    let ordered: Vec<_> = (0..3).map(mask).collect();
+    let masked = two_cores(&r, Policy::Masks, Some(&ordered));
+    assert_eq!(start(&masked, irq), Some((1, 100_000)), "{:?}", masked.timeline);
+    assert_eq!(masked.tasks[hi].response_max_ns, Some(290_000), "{:?}", masked.timeline);
+    assert!(start(&masked, lo).is_some_and(|(_, at)| at >= 290_000), "{:?}", masked.timeline);
+    r.set_kernel(&Kernel { run_multiple_priorities: Some(true), ..Kernel::default() }).unwrap();
+    assert!(r.rules.describe().contains("the platform file's run_multiple_priorities"), "{}", r.rules.describe());
+    // Lo runs at once, and gives core 1 to Hi for the ISR's 10 µs.
+    let smp = two_cores(&r, Policy::Smp, None);
+    assert_eq!(smp.tasks[lo].response_max_ns, Some(210_000), "{:?}", smp.timeline);
+    assert_eq!(smp.tasks[hi].response_max_ns, Some(290_000), "{:?}", smp.timeline);
+}
+
+/// A two-core FreeRTOS recording that runs Hi and Lo at once for longer
+/// than a tick (here 1 ms, no tick recorded) shows a kernel that runs
+/// several priorities; one that does so for 0.2 ms (the time a yield
+/// takes to reach the other core) does not, and the OS's default holds.
+#[test]
+fn a_recording_running_two_priorities_at_once_says_the_kernel_does() {
+    let recording = |overlap_us: u64| {
+        log(&format!(
+            "corera-log 1 clock=us os=freertos\ntask 1 task 2 Hi\ntask 2 task 1 Lo\n\
+             0 0 rdy 1\n0 1 rdy 2\n0 0 in 1\n0 1 in 2\n{overlap_us} 1 out 2 done\n5000 0 out 1 done\n"
+        ))
+    };
+    let long = Replay::from_trace(&recording(3000), &[]);
+    assert!(long.rules.multiple_priorities);
+    assert_eq!(
+        long.rules.priorities_from,
+        "the recording runs Hi (priority 2) and Lo (priority 1) at once for 3 ms from 0 ms"
+    );
+    let short = Replay::from_trace(&recording(200), &[]);
+    assert_eq!(short.recorded.several_priorities, None);
+    assert!(!short.rules.multiple_priorities, "{}", short.rules.describe());
+    let mut told = long;
+    told.set_kernel(&Kernel { run_multiple_priorities: Some(false), ..Kernel::default() }).unwrap();
+    assert!(!told.rules.multiple_priorities, "the platform file overrides the recording");
+}
+
+/// A core told by another to yield to a higher priority does so
+/// `yield_ns` later: Lo runs from 0 and Hi is released at 100 µs; on two
+/// cores Hi takes the idle one and Lo, told to yield, stops at once with
+/// no latency (and resumes when Hi ends at 200 µs, ending at 300 µs), or
+/// runs 50 µs more with `yield_ns` 50 µs (ending at 250 µs).
+#[test]
+fn a_core_told_to_yield_does_so_after_the_yield_latency() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 Hi\ntask 2 task 1 Lo\n\
+         0 0 rdy 2\n0 0 in 2\n100 0 rdy 1\n100 0 out 2 preempt\n100 0 in 1\n200 0 out 1 done\n\
+         200 0 in 2\n300 0 out 2 done\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let lo = r.tasks.iter().position(|t| t.name == "Lo").unwrap();
+    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
+    let replay = |platform: &Platform| {
+        simulate(&r, &Setup { policy: Policy::Smp, platform, core_of: None, masks: None, timeline: true })
+    };
+    let at_once = replay(&platform);
+    assert_eq!(at_once.tasks[lo].response_max_ns, Some(300_000), "{:?}", at_once.timeline);
+    platform.costs.yield_ns = Some(50_000);
+    let later = replay(&platform);
+    assert_eq!(later.tasks[lo].response_max_ns, Some(250_000), "{:?}", later.timeline);
+    platform.costs = corera_placement::Costs { message_latency_ns: 20_000, ..corera_placement::Costs::none() };
+    let ipi = replay(&platform);
+    assert_eq!(ipi.tasks[lo].response_max_ns, Some(280_000), "without yield_ns, a cross-core signal's latency");
 }

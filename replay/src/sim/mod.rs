@@ -191,6 +191,10 @@ struct Sim<'a> {
     isr_held: Vec<bool>,
     /// Per task, its next job a [`NEXT_JOB`] signal releases.
     next_signalled: Vec<u32>,
+    /// Per running task told to yield to a higher priority on another core
+    /// (one priority at a time), when the request arrives (`NOT_FIRED`:
+    /// none).
+    yield_at: Vec<u64>,
     /// Who is told what happens (the generator's recorder).
     hook: Option<&'a mut dyn Hook>,
 }
@@ -279,6 +283,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         interrupted: vec![None; k],
         isr_held: vec![false; n],
         next_signalled: vec![0; n],
+        yield_at: vec![NOT_FIRED; n],
         hook,
     };
     for i in 0..n {
@@ -499,6 +504,9 @@ impl Sim<'_> {
             self.release(now);
             self.process_points(now);
             let next_release = self.release(now);
+            if self.busy.iter().any(|&c| self.running[usize::from(c)].is_some_and(|i| self.yield_at[i] == now)) {
+                self.dirty = true;
+            }
             if let Some(slice) = self.r.rules.slice
                 && slice.is_tick(now)
                 && self.n_ready > 0
@@ -512,13 +520,17 @@ impl Sim<'_> {
                     h.settled(now, &self.running);
                 }
             }
-            // Next event: a running task's next point, or a release.
+            // Next event: a running task's next point, a yield request's
+            // arrival, or a release.
             let mut next = u64::MAX;
             for &c in &self.busy {
                 let i = self.running[usize::from(c)].expect("a busy core runs a task");
                 let work = self.work_to_next(i);
                 let dt = self.time_for(work, c);
                 next = next.min(now + dt.max(u64::from(work > 0)));
+                if self.yield_at[i] > now && self.yield_at[i] != NOT_FIRED {
+                    next = next.min(self.yield_at[i]);
+                }
             }
             next = next.min(next_release);
             if next == u64::MAX {

@@ -2,7 +2,7 @@
 //! within masks, time slicing at the tick, and where a preempted task goes
 //! (the kernel's rules, [`crate::Rules`]).
 
-use super::{Out, Policy, Sim, State};
+use super::{NOT_FIRED, Out, Policy, Sim, State};
 
 impl Sim<'_> {
     /// At a tick, with time slicing: each running task with a ready task of
@@ -83,16 +83,18 @@ impl Sim<'_> {
         chosen.iter_mut().for_each(|c| *c = None);
         let mut placed = std::mem::take(&mut self.placed);
         placed.iter_mut().for_each(|p| *p = false);
+        let top = self.top_priority(cand.iter().copied());
         // Bound tasks (fixed policies, ISRs) claim their core.
         for &i in &cand {
             if let Some(h) = self.home[i]
                 && chosen[usize::from(h)].is_none()
+                && !self.held_back(i, top, now)
             {
                 chosen[usize::from(h)] = Some(i);
                 placed[i] = true;
             }
         }
-        self.place_free(&cand, &mut chosen, &mut placed);
+        self.place_free(&cand, (top, now), &mut chosen, &mut placed);
         self.switch_to(&cand, &chosen, now);
         self.cand = cand;
         self.chosen = chosen;
@@ -103,7 +105,13 @@ impl Sim<'_> {
     /// win one (the core they run on, else the one they last ran on, else
     /// the first open one they may use); a winner left without a core
     /// takes one from a placed free task that can move to an open core.
-    fn place_free(&mut self, cand: &[usize], chosen: &mut [Option<usize>], placed: &mut [bool]) {
+    fn place_free(
+        &mut self,
+        cand: &[usize],
+        (top, now): (Option<i64>, u64),
+        chosen: &mut [Option<usize>],
+        placed: &mut [bool],
+    ) {
         let mut open = std::mem::take(&mut self.open);
         open.clear();
         open.extend((0..self.k).filter(|&c| chosen[c].is_none()));
@@ -115,7 +123,7 @@ impl Sim<'_> {
             if winners.len() == open.len() {
                 break;
             }
-            if self.home[i].is_none() && open.iter().any(|&c| allows(self, i, c)) {
+            if self.home[i].is_none() && !self.held_back(i, top, now) && open.iter().any(|&c| allows(self, i, c)) {
                 winners.push(i);
             }
         }
@@ -195,9 +203,13 @@ impl Sim<'_> {
             let running = matches!(sim.state[i], State::Running(_));
             (sim.urgency(i), running, std::cmp::Reverse(sim.queue_place(i)), std::cmp::Reverse(i))
         };
+        let top = self.top_priority(self.active.iter().map(|&i| i as usize));
         for a in 0..self.active.len() {
             let i = self.active[a] as usize;
             let Some(h) = self.home[i] else { continue };
+            if self.held_back(i, top, now) {
+                continue;
+            }
             let slot = &mut chosen[usize::from(h)];
             if slot.is_none_or(|j| key(self, i) > key(self, j)) {
                 *slot = Some(i);
@@ -218,5 +230,34 @@ impl Sim<'_> {
             }
         }
         self.chosen = chosen;
+    }
+
+    /// The priority whose tasks alone may run when the kernel runs one
+    /// priority at a time on several cores: the highest of the tasks (not
+    /// ISRs) among `tasks`, ready or running. `None` when every priority
+    /// may run (one core, or a kernel that runs several).
+    fn top_priority(&self, tasks: impl Iterator<Item = usize>) -> Option<i64> {
+        if self.r.rules.multiple_priorities || self.k < 2 {
+            return None;
+        }
+        tasks.filter(|&i| !self.r.tasks[i].isr).map(|i| self.inherited[i]).max()
+    }
+
+    /// Whether task `i` waits for the top priority's tasks to leave the
+    /// cores (ISRs never do). A running task is told to yield by the core
+    /// that made the top priority ready, and the request takes a
+    /// latency to arrive (`yield_ns`, else `message_latency_ns`): it runs
+    /// on until then (`yield_at`, when `run` reschedules).
+    fn held_back(&mut self, i: usize, top: Option<i64>, now: u64) -> bool {
+        let held = top.is_some_and(|t| !self.r.tasks[i].isr && self.inherited[i] < t);
+        if !held || !matches!(self.state[i], State::Running(_)) {
+            self.yield_at[i] = NOT_FIRED;
+            return held;
+        }
+        if self.yield_at[i] == NOT_FIRED {
+            let costs = &self.s.platform.costs;
+            self.yield_at[i] = now + costs.yield_ns.unwrap_or(costs.message_latency_ns);
+        }
+        now >= self.yield_at[i]
     }
 }

@@ -402,6 +402,24 @@ pub struct Tick {
     pub source: String,
 }
 
+/// The spans of a multi-core recording in which tasks of different
+/// priorities ran at once, outside its gaps ([`Trace::priorities_at_once`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrioritiesAtOnce {
+    /// How many spans.
+    pub spans: u64,
+    /// Their summed length, ns.
+    pub total_ns: u64,
+    /// The longest, ns.
+    pub longest_ns: u64,
+    /// Where the longest began (ns) and two of the tasks it ran.
+    pub longest: (u64, TaskId, TaskId),
+    /// The figures of the spans (`None` under 5): under a kernel that runs
+    /// one priority at a time, how long a core told by another to yield
+    /// took to do so (or less, where its task blocked first).
+    pub yields: Option<CrossCoreWake>,
+}
+
 /// What waking a task on an idle core took in a recording, on another core
 /// ([`Trace::cross_core_wake`]) or its own ([`Trace::local_wake`]): from
 /// the task made ready to its start.
@@ -581,6 +599,61 @@ impl Trace {
             }
         }
         nested
+    }
+
+    /// Evidence that the recorded kernel ran tasks of different priorities
+    /// at once on different cores: the spans in which two cores ran tasks
+    /// of different recorded priorities (ISRs and idle tasks aside). A
+    /// kernel that runs one priority at a time shows such spans too, but
+    /// only for as long as it takes to make the other core yield.
+    pub fn priorities_at_once(&self) -> Option<PrioritiesAtOnce> {
+        let cores = usize::from(self.events.iter().map(|e| e.core).max().unwrap_or(0)) + 1;
+        if cores < 2 {
+            return None;
+        }
+        let priority = |t: TaskId| {
+            let task = &self.tasks[t as usize];
+            (task.kind == TaskKind::Task).then_some(task.priority).flatten()
+        };
+        let mut running: Vec<Option<(TaskId, i32)>> = vec![None; cores];
+        let mut since: Option<(u64, TaskId, TaskId)> = None;
+        let mut out = PrioritiesAtOnce::default();
+        let mut yields = Vec::new();
+        for e in &self.events {
+            let c = usize::from(e.core);
+            match e.kind {
+                EventKind::SwitchIn => running[c] = priority(e.task).map(|p| (e.task, p)),
+                EventKind::Preempted | EventKind::Blocked | EventKind::Finished
+                    if running[c].is_some_and(|(t, _)| t == e.task) =>
+                {
+                    running[c] = None;
+                }
+                _ => continue,
+            }
+            let mut on = running.iter().flatten();
+            let first = on.next().copied();
+            let mixed = first.and_then(|(t, p)| on.find(|(_, q)| *q != p).map(|&(u, _)| (t, u)));
+            match (since, mixed) {
+                (None, Some((t, u))) => since = Some((e.time, t, u)),
+                (Some((from, t, u)), None) => {
+                    since = None;
+                    if self.gap_ns(from, e.time) > 0 {
+                        continue;
+                    }
+                    let span = e.time - from;
+                    out.spans += 1;
+                    out.total_ns += span;
+                    yields.push(span);
+                    if span > out.longest_ns {
+                        out.longest_ns = span;
+                        out.longest = (from, t, u);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.yields = CrossCoreWake::of(yields);
+        (out.spans > 0).then_some(out)
     }
 
     /// How long tasks made ready took to start on another core that was

@@ -242,3 +242,25 @@ fn a_release_lost_in_a_gap_is_unknown() {
     let responses: Vec<Option<u64>> = s.tasks[0].jobs.iter().map(|j| j.response_ns()).collect();
     assert_eq!(responses, [Some(10 * US), None, Some(5 * US)]);
 }
+
+/// Spans in which two cores run tasks of different priorities: A (2) on
+/// core 0 beside B (1) on core 1 from 10 to 30 µs and again from 100 to
+/// 180 µs (the longest); C (2) beside A from 40 to 60 µs is one priority;
+/// the idle task and an ISR on core 1 beside A are no task; one core
+/// alone shows nothing.
+#[test]
+fn priorities_run_at_once_are_spans_of_two_cores_running_two_priorities() {
+    let body = "task 1 task 2 A\ntask 2 task 1 B\ntask 3 task 2 C\ntask 4 isr - I\ntask 9 idle 0 IDLE1\n\
+         0 0 rdy 1\n0 0 in 1\n0 1 in 9\n10 1 out 9 preempt\n10 1 in 2\n30 1 out 2 block\n30 1 in 9\n\
+         40 1 out 9 preempt\n40 1 in 3\n60 1 out 3 block\n60 1 in 9\n70 1 ienter 4\n80 1 iexit 4\n\
+         100 1 out 9 preempt\n100 1 in 2\n180 1 out 2 done\n180 1 in 9\n200 0 out 1 done\n";
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::AUTO).unwrap().trace;
+    let seen = trace.priorities_at_once().expect("two spans");
+    assert_eq!((seen.spans, seen.total_ns, seen.longest_ns), (2, 100 * US, 80 * US));
+    assert_eq!(seen.longest, (100 * US, 0, 1));
+    assert_eq!(seen.yields, None, "two spans are no measure of a yield");
+    let one_core =
+        "task 1 task 2 A\ntask 2 task 1 B\n0 0 rdy 1\n0 0 in 1\n10 0 out 1 done\n10 0 in 2\n20 0 out 2 done\n";
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{one_core}"), FormatChoice::AUTO).unwrap().trace;
+    assert_eq!(trace.priorities_at_once(), None);
+}
