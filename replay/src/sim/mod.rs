@@ -504,7 +504,9 @@ impl Sim<'_> {
             self.release(now);
             self.process_points(now);
             let next_release = self.release(now);
-            if self.busy.iter().any(|&c| self.running[usize::from(c)].is_some_and(|i| self.yield_at[i] == now)) {
+            if !self.r.rules.multiple_priorities
+                && self.busy.iter().any(|&c| self.running[usize::from(c)].is_some_and(|i| self.yield_at[i] == now))
+            {
                 self.dirty = true;
             }
             if let Some(slice) = self.r.rules.slice
@@ -528,7 +530,7 @@ impl Sim<'_> {
                 let work = self.work_to_next(i);
                 let dt = self.time_for(work, c);
                 next = next.min(now + dt.max(u64::from(work > 0)));
-                if self.yield_at[i] > now && self.yield_at[i] != NOT_FIRED {
+                if self.yield_at[i] != NOT_FIRED && self.yield_at[i] > now {
                     next = next.min(self.yield_at[i]);
                 }
             }
