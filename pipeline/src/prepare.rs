@@ -187,7 +187,10 @@ impl Prepared {
             rules: Some(workload.rules.clone()),
             cross_core_wake: wake,
             local_wake: self.parsed.trace.local_wake(),
-            yield_latency: self.parsed.trace.priorities_at_once().and_then(|p| p.yields),
+            // Only a kernel that runs one priority at a time asks for yields.
+            yield_latency: (!workload.rules.multiple_priorities)
+                .then(|| self.parsed.trace.priorities_at_once().and_then(|p| p.yields))
+                .flatten(),
         })
     }
 }

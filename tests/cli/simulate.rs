@@ -219,6 +219,12 @@ fn as_recorded_replays_the_recorded_placement_against_the_recording() {
     assert_eq!(tmr["cores"], serde_json::json!([1]));
     let runner = tasks.iter().find(|t| t["task"] == "Runner").unwrap();
     assert_eq!(runner["cores"], serde_json::json!([0, 1]));
+    // FreeRTOS SMP runs one priority at a time here: the record states the
+    // recorded yields (32 spans, 10 to 11 µs) and charges their upper
+    // quartile.
+    assert_eq!(json["rules"]["multiple_priorities"], false);
+    assert_eq!(json["yield_latency"]["wakes"], 32);
+    assert_eq!(json["platform"]["costs"]["yield_ns"], 11_000);
     // The text table says how many tasks are within the bounds.
     corera()
         .args(["simulate", shared("traces/btf/app4mc_rtana2sim_vit.btf"), "--as-recorded", "-q"])
@@ -263,4 +269,22 @@ fn as_recorded_charges_the_recorded_dispatch_delay() {
         .stdout(predicate::str::contains(
             "mean response within 10 % for 1 of 1 tasks with job ends; largest error 0.0 %",
         ));
+}
+
+/// A kernel that runs several priorities at once asks no core to yield:
+/// the record of an ESP32 pair (ESP-IDF, its cores running two priorities
+/// side by side 4,797 times) states no yield latency.
+#[test]
+fn as_recorded_states_a_yield_latency_only_where_the_kernel_asks_for_yields() {
+    corera_testdata::shared_or_skip!("recordings/others");
+    let out = corera()
+        .args(["simulate", "--as-recorded", "--json", "-q"])
+        .arg(shared("recordings/others/sv_esp32_lilusoft_pro-cpu3.SVDat"))
+        .arg(shared("recordings/others/sv_esp32_lilusoft_app-cpu3.SVDat"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["rules"]["multiple_priorities"], true);
+    assert!(json.get("yield_latency").is_none(), "{}", json["yield_latency"]);
 }

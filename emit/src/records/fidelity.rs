@@ -43,9 +43,10 @@ pub struct FidelityRecord {
     /// `dispatch_ns`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_wake: Option<corera_trace_ingest::CrossCoreWake>,
-    /// What a core took to yield to a higher priority made ready on another
-    /// (the spans in which a lower priority ran beside it); when steady
-    /// (and no `--platform`), the platform's
+    /// Under a kernel that runs one priority at a time, what a core took to
+    /// yield to a higher priority made ready on another (the spans in which
+    /// a lower priority ran beside it); when steady
+    /// (and no `--platform`), its upper quartile is the platform's
     /// `yield_ns`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yield_latency: Option<corera_trace_ingest::CrossCoreWake>,

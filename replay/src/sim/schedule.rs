@@ -249,11 +249,9 @@ impl Sim<'_> {
     /// latency to arrive (`yield_ns`, else `message_latency_ns`): it runs
     /// on until then (`yield_at`, when `run` reschedules).
     fn held_back(&mut self, i: usize, top: Option<i64>, now: u64) -> bool {
-        if top.is_none() {
-            // Every priority may run: no yield is ever asked for.
-            return false;
-        }
-        let held = top.is_some_and(|t| !self.r.tasks[i].isr && self.inherited[i] < t);
+        // Without a top priority every priority may run: no yield is asked.
+        let Some(top) = top else { return false };
+        let held = !self.r.tasks[i].isr && self.inherited[i] < top;
         if !held || !matches!(self.state[i], State::Running(_)) {
             self.yield_at[i] = NOT_FIRED;
             return held;

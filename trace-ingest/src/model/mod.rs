@@ -573,6 +573,12 @@ impl Trace {
         self.end() - self.start()
     }
 
+    /// One past the highest core index the events name: the size of a
+    /// per-core table.
+    fn core_slots(&self) -> usize {
+        usize::from(self.events.iter().map(|e| e.core).max().unwrap_or(0)) + 1
+    }
+
     /// Number of distinct cores that events were recorded on.
     pub fn cores_seen(&self) -> usize {
         let mut seen = vec![false; usize::from(u16::MAX) + 1];
@@ -607,7 +613,7 @@ impl Trace {
     /// kernel that runs one priority at a time shows such spans too, but
     /// only for as long as it takes to make the other core yield.
     pub fn priorities_at_once(&self) -> Option<PrioritiesAtOnce> {
-        let cores = usize::from(self.events.iter().map(|e| e.core).max().unwrap_or(0)) + 1;
+        let cores = self.core_slots();
         if cores < 2 {
             return None;
         }
@@ -681,7 +687,7 @@ impl Trace {
         // Per core: the task running there (`NONE`: the idle loop or
         // nothing), unknown until a switch is seen; the ISRs open there and
         // when the last one returned.
-        let cores = usize::from(self.events.iter().map(|e| e.core).max().unwrap_or(0)) + 1;
+        let cores = self.core_slots();
         let mut running: Vec<Option<TaskId>> = vec![None; cores];
         let mut isrs = vec![0u32; cores];
         let mut isr_end = vec![0u64; cores];
