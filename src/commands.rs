@@ -143,7 +143,7 @@ fn ingest(args: &IngestArgs, quiet: bool) -> anyhow::Result<()> {
         text.push_str(&format!("  {note}\n"));
     }
     for (kind, n) in &summary.events_by_kind {
-        text.push_str(&format!("  {kind:<10} {n:>10}\n"));
+        text.push_str(&format!("  {kind:<12} {n:>8}\n"));
     }
     stdout(text.as_bytes())
 }

@@ -122,6 +122,11 @@ impl Replay {
             }
         }
         let slot = |id: u32| index_of[id as usize];
+        // Urgency: larger runs first, whatever the trace's convention.
+        let oriented = |p: i32| match trace.priority_order {
+            PriorityOrder::High => p,
+            PriorityOrder::Low => p.saturating_neg(),
+        };
         // The gaps, from the trace's start, and the replay's clock.
         let gaps: Vec<(u64, u64)> = trace
             .gaps
@@ -139,7 +144,6 @@ impl Replay {
             .filter(|(_, t)| t.kind != TaskKind::Idle)
             .map(|(id, t)| {
                 let recorded = &schedule.tasks[id];
-                let p = i64::from(t.priority.unwrap_or(0));
                 let mut jobs = recorded.jobs.clone();
                 for j in &mut jobs {
                     j.release_ns = covered(j.release_ns);
@@ -154,19 +158,23 @@ impl Replay {
                         *by = slot(*by);
                     }
                     for (_, action) in &mut phase.actions {
-                        if let Action::Signal { target, .. } = action {
-                            *target = slot(*target);
+                        match action {
+                            Action::Signal { target, .. } => *target = slot(*target),
+                            Action::SetPriority { task, priority } => {
+                                *task = slot(*task);
+                                *priority = oriented(*priority);
+                            }
+                            Action::Take(_) | Action::Give(_) => {}
                         }
                     }
+                    // An idle task's priority is not the replay's.
+                    phase.actions.retain(|(_, a)| !matches!(a, Action::SetPriority { task: u32::MAX, .. }));
                 }
                 ReplayTask {
                     id: id as u32,
                     name: t.name.clone(),
                     isr: t.kind == TaskKind::Isr,
-                    urgency: match trace.priority_order {
-                        PriorityOrder::High => p,
-                        PriorityOrder::Low => -p,
-                    },
+                    urgency: i64::from(oriented(t.priority.unwrap_or(0))),
                     jobs,
                     deadline_ns: deadlines.get(id).copied().flatten(),
                     let_ns: None,

@@ -374,11 +374,10 @@ mod replay {
                 off.push(t.name.as_str());
             }
         }
-        // PS is raised to the top priority by another task
-        // (`vTaskPrioritySet`, the logger's `set_priority` events), which the
-        // replay does not follow: held back at its created priority, it
-        // waits where the recording ran it.
-        assert_eq!(off, ["PS"]);
+        // Every task, PS too: raised by another task (`vTaskPrioritySet`,
+        // the logger's `set_priority` events) it runs beside it as recorded
+        // (before the replay followed priority changes it waited there).
+        assert_eq!(off, Vec::<&str>::new());
         // On one core the test tasks take their semaphores and mutexes in
         // other orders and deadlock; each deadlock is counted and broken
         // as recorded, so every job still runs (it used to stop there,

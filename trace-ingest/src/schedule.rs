@@ -98,6 +98,14 @@ pub enum Action {
     Take(ObjectId),
     /// Gives it back.
     Give(ObjectId),
+    /// Sets `task`'s own priority (in a [`Schedule`], the trace's
+    /// convention; in a replay, its urgency: larger runs first).
+    SetPriority {
+        /// The task whose priority changes (itself or another).
+        task: TaskId,
+        /// Its priority from then on.
+        priority: i32,
+    },
 }
 
 /// A stretch of execution between two waits.
@@ -308,7 +316,11 @@ impl Schedule {
                         if e.kind == EventKind::Take { Action::Take(e.object) } else { Action::Give(e.object) };
                     b.act(t, action, now);
                 }
-                EventKind::Take | EventKind::Give | EventKind::Receive => {}
+                EventKind::PrioritySet if e.peer != NONE => {
+                    let priority = e.new_priority().unwrap_or_default();
+                    b.act(t, Action::SetPriority { task: e.peer, priority }, now);
+                }
+                EventKind::Take | EventKind::Give | EventKind::Receive | EventKind::PrioritySet => {}
             }
             b.last_seen[t] = Some(now);
         }

@@ -443,6 +443,25 @@ fn one_priority_at_a_time_on_several_cores_where_the_kernel_says() {
     assert_eq!(smp.tasks[hi].response_max_ns, Some(290_000), "{:?}", smp.timeline);
 }
 
+/// The recording's priority changes (`vTaskPrioritySet`): Hi (2) raises
+/// Lo (1, ready since 1 µs) to 2 at 50 µs and Lo runs beside it from then, as
+/// recorded, instead of waiting for Hi to end at 500 µs; Lo lowers itself
+/// back to 1 at 200 µs and runs on to the end of that call, its recorded
+/// switch-out at 211 µs (the kernel yields as the call returns), instead of
+/// waiting again with the call's last 11 µs undone.
+#[test]
+fn the_recorded_priority_changes_are_followed() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 Hi\ntask 2 task 1 Lo\ntask 9 idle 0 IDLE1\n\
+         0 0 rdy 1\n0 0 in 1\n0 1 in 9\n1 1 rdy 2\n50 0 prio 1 2 2\n50 1 out 9 preempt\n50 1 in 2\n\
+         200 1 prio 2 2 1\n211 1 out 2 done\n211 1 in 9\n500 0 out 1 done\n");
+    let r = Replay::from_trace(&trace, &[]);
+    assert!(!r.rules.multiple_priorities, "{}", r.rules.describe());
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let smp = two_cores(&r, Policy::Smp, None);
+    assert_eq!(smp.tasks[index("Lo")].response_max_ns, Some(210_000), "{:?}", smp.timeline);
+    assert_eq!(smp.tasks[index("Hi")].response_max_ns, Some(500_000), "{:?}", smp.timeline);
+}
+
 /// A two-core FreeRTOS recording that runs Hi and Lo at once for longer
 /// than a tick (here 1 ms, no tick recorded) shows a kernel that runs
 /// several priorities; one that does so for 0.2 ms (the time a yield

@@ -133,6 +133,12 @@ struct Sim<'a> {
     holder: Vec<Option<u32>>,
     /// Tokens each semaphore holds.
     tokens: Vec<u32>,
+    /// Each task's own urgency: its recorded priority, as the recording's
+    /// priority changes set it.
+    base: Vec<i64>,
+    /// A task that lowered its own priority: the urgency it takes at the
+    /// end of its phase (the kernel yields as the call returns).
+    lowered: Vec<Option<i64>>,
     /// Each task's urgency with what it inherits from tasks waiting on the
     /// mutexes it holds.
     inherited: Vec<i64>,
@@ -254,6 +260,8 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         last_core: vec![None; n],
         holder: vec![None; replay.mutexes.len()],
         tokens: replay.tokens.clone(),
+        base: replay.tasks.iter().map(|t| t.urgency).collect(),
+        lowered: vec![None; n],
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
         job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
@@ -722,11 +730,25 @@ impl Sim<'_> {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.give(obj, i, now)
                         }
+                        Action::SetPriority { task, priority } => {
+                            self.tell(|h| h.acted(now, i, at, action, false));
+                            let u = i64::from(priority);
+                            if task as usize == i && u < self.base[i] {
+                                // It yields on leaving the call, which the
+                                // recording shows as its switch-out.
+                                self.lowered[i] = Some(u);
+                            } else {
+                                self.set_priority(task as usize, u);
+                            }
+                        }
                     }
                     continue;
                 }
                 // End of the phase.
                 self.stop(i, now);
+                if let Some(u) = self.lowered[i].take() {
+                    self.set_priority(i, u);
+                }
                 let gj = self.global_job(i);
                 let job_done = self.f.job_phase[gj] as usize + self.phase[i] + 1 >= self.f.job_phase[gj + 1] as usize;
                 self.tell(|h| h.switched_out(now, core, i, Out::PhaseEnd { job_done }));

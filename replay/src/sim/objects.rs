@@ -26,7 +26,7 @@ impl Sim<'_> {
     /// Task `t`'s urgency from scratch: its own, or that of the most
     /// urgent task waiting on a mutex it holds.
     pub(super) fn reclaim(&mut self, t: usize) {
-        let mut u = self.r.tasks[t].urgency;
+        let mut u = self.base[t];
         for j in 0..self.r.tasks.len() {
             if let State::Blocked(o) = self.state[j]
                 && self.r.mutexes[o as usize]
@@ -39,6 +39,20 @@ impl Sim<'_> {
             self.inherited[t] = u;
             self.dirty = true;
         }
+    }
+
+    /// Task `t`'s own urgency becomes `u` (`vTaskPrioritySet`): it keeps
+    /// what it inherits above that, and lends the new figure on to the
+    /// holder of the mutex it waits on.
+    pub(super) fn set_priority(&mut self, t: usize, u: i64) {
+        self.base[t] = u;
+        self.reclaim(t);
+        if let State::Blocked(obj) = self.state[t]
+            && self.r.mutexes[obj as usize]
+        {
+            self.lend(t, obj);
+        }
+        self.dirty = true;
     }
 
     /// Nothing runs and nothing will be released, yet tasks wait on

@@ -191,6 +191,8 @@ struct Reader {
     seen_data: bool,
     skipped: BTreeMap<String, BTreeMap<String, u64>>,
     unattributed: u64,
+    /// Priority changes naming no traced task, or with none running.
+    unresolved_priorities: u64,
     /// Times of the FreeRTOS logger's `STI TICK` triggers.
     ticks: Vec<u64>,
 }
@@ -290,6 +292,7 @@ impl Reader {
             seen_data: false,
             skipped: BTreeMap::new(),
             unattributed: 0,
+            unresolved_priorities: 0,
             ticks: Vec::new(),
         }
     }
@@ -365,6 +368,13 @@ impl Reader {
                     "{} queue/semaphore operations happened with no task running on their core; ignored",
                     self.unattributed
                 ),
+            );
+        }
+        if self.unresolved_priorities > 0 {
+            let n = self.unresolved_priorities;
+            self.out.warn(
+                0,
+                format!("priority changes ignored ({n}): they named no traced task, or no task ran on their core"),
             );
         }
         self.out.finish()
@@ -919,6 +929,9 @@ impl Reader {
             self.ticks.push(time);
             return Ok(());
         }
+        if target == "task" && note.starts_with("set_priority ") {
+            return self.priority_set(line, time, raw, source, note);
+        }
         // FreeRTOS-logger kernel object operations: `<op> 0x<addr>`.
         let kind = match target {
             "queue" => ObjectKind::Queue,
@@ -953,5 +966,23 @@ impl Reader {
         };
         let e = Event::new(time, core, event_kind, task).with_object(object);
         self.out.push(line, e, raw)
+    }
+
+    /// The FreeRTOS logger's `vTaskPrioritySet`: `set_priority NAME[n] pri:P`,
+    /// `n` the number in the task's `[core/n]` label.
+    fn priority_set(&mut self, line: u64, time: u64, raw: u64, source: &str, note: &str) -> Result<(), ParseErrorKind> {
+        let expected = || ParseErrorKind::expected("`set_priority NAME[n] pri:P`", note);
+        let rest = note.trim_start_matches("set_priority ").trim();
+        let (who, pri) = rest.rsplit_once(' ').ok_or_else(expected)?;
+        let priority: i32 = pri.strip_prefix("pri:").and_then(|p| p.parse().ok()).ok_or_else(expected)?;
+        let (name, number) = who.strip_suffix(']').and_then(|w| w.rsplit_once('[')).ok_or_else(expected)?;
+        let number: u64 = number.parse().map_err(|_| expected())?;
+        let core = self.core(source);
+        let target = self.out.trace.tasks.iter().position(|t| t.handle == number && t.name == name);
+        let (Some(target), Some(by)) = (target, self.current.get(core as usize).copied().flatten()) else {
+            self.unresolved_priorities += 1;
+            return Ok(());
+        };
+        self.out.push(line, Event::priority_set(time, core, by, target as TaskId, priority), raw)
     }
 }

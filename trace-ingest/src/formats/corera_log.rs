@@ -287,11 +287,17 @@ impl Reader {
             }
             "ienter" => EventKind::IsrEnter,
             "iexit" => EventKind::IsrExit,
+            "prio" => {
+                event.peer = self.task_ref(required(&mut tokens, "the id of the task whose priority is set")?)?;
+                let p: i32 = number(required(&mut tokens, "a priority (integer)")?, "a priority (integer)")?;
+                event.bytes = p as u32;
+                EventKind::PrioritySet
+            }
             other => {
                 return Err((
                     keyword.1,
                     ParseErrorKind::expected(
-                        "an event keyword (rdy, in, out, send, recv, set, take, give, wake, ienter, iexit)",
+                        "an event keyword (rdy, in, out, send, recv, set, take, give, wake, ienter, iexit, prio)",
                         other,
                     ),
                 ));
@@ -480,6 +486,9 @@ pub fn write(trace: &Trace, out: &mut dyn Write) -> std::io::Result<()> {
             EventKind::Wakeup => write!(out, "wake {t} {}", handle(e.peer))?,
             EventKind::IsrEnter => write!(out, "ienter {t}")?,
             EventKind::IsrExit => write!(out, "iexit {t}")?,
+            EventKind::PrioritySet => {
+                write!(out, "prio {t} {} {}", handle(e.peer), e.new_priority().unwrap_or_default())?
+            }
         }
         out.write_all(b"\n")?;
     }

@@ -146,11 +146,15 @@ pub enum EventKind {
     IsrEnter,
     /// ISR `task` returned on `core`.
     IsrExit,
+    /// `task` set the priority of `peer` (itself or another task) to
+    /// [`Event::new_priority`] (`vTaskPrioritySet`, `rt_thread_control`):
+    /// its own priority from then on, below what it may inherit.
+    PrioritySet,
 }
 
 impl EventKind {
     /// Every kind, in declaration order.
-    pub const ALL: [EventKind; 13] = [
+    pub const ALL: [EventKind; 14] = [
         EventKind::Ready,
         EventKind::SwitchIn,
         EventKind::Preempted,
@@ -164,6 +168,7 @@ impl EventKind {
         EventKind::Wakeup,
         EventKind::IsrEnter,
         EventKind::IsrExit,
+        EventKind::PrioritySet,
     ];
 
     /// The switch-out reason, for the three switch-out kinds.
@@ -192,6 +197,7 @@ impl EventKind {
             EventKind::Wakeup => "wakeup",
             EventKind::IsrEnter => "isr_enter",
             EventKind::IsrExit => "isr_exit",
+            EventKind::PrioritySet => "priority_set",
         }
     }
 }
@@ -210,7 +216,8 @@ pub struct Event {
     pub object: ObjectId,
     /// The other task (receiver, sender, target or wakee), or [`NONE`].
     pub peer: TaskId,
-    /// Message size in bytes, or [`NONE`] when unknown.
+    /// Message size in bytes, or [`NONE`] when unknown; for a
+    /// [`EventKind::PrioritySet`], the new priority ([`Event::new_priority`]).
     pub bytes: u32,
     /// Core the event happened on.
     pub core: u16,
@@ -240,6 +247,18 @@ impl Event {
     pub fn with_bytes(mut self, bytes: u32) -> Event {
         self.bytes = bytes;
         self
+    }
+
+    /// `by` sets `task`'s priority to `priority` (in the trace's
+    /// convention): a [`EventKind::PrioritySet`], the priority kept in
+    /// `bytes` (read it back with [`Event::new_priority`]).
+    pub fn priority_set(time: u64, core: u16, by: TaskId, task: TaskId, priority: i32) -> Event {
+        Event::new(time, core, EventKind::PrioritySet, by).with_peer(task).with_bytes(priority as u32)
+    }
+
+    /// The priority a [`EventKind::PrioritySet`] sets.
+    pub fn new_priority(&self) -> Option<i32> {
+        (self.kind == EventKind::PrioritySet).then_some(self.bytes as i32)
     }
 }
 
@@ -609,7 +628,8 @@ impl Trace {
 
     /// Evidence that the recorded kernel ran tasks of different priorities
     /// at once on different cores: the spans in which two cores ran tasks
-    /// of different recorded priorities (ISRs and idle tasks aside). A
+    /// of different priorities (as recorded, and as the recording's
+    /// priority changes set them; ISRs and idle tasks aside). A
     /// kernel that runs one priority at a time shows such spans too, but
     /// only for as long as it takes to make the other core yield.
     pub fn priorities_at_once(&self) -> Option<PrioritiesAtOnce> {
@@ -617,10 +637,9 @@ impl Trace {
         if cores < 2 {
             return None;
         }
-        let priority = |t: TaskId| {
-            let task = &self.tasks[t as usize];
-            (task.kind == TaskKind::Task).then_some(task.priority).flatten()
-        };
+        // Each task's priority as the recording's priority changes set it.
+        let mut priorities: Vec<Option<i32>> =
+            self.tasks.iter().map(|t| (t.kind == TaskKind::Task).then_some(t.priority).flatten()).collect();
         let mut running: Vec<Option<(TaskId, i32)>> = vec![None; cores];
         let mut since: Option<(u64, TaskId, TaskId)> = None;
         let mut out = PrioritiesAtOnce::default();
@@ -628,7 +647,16 @@ impl Trace {
         for e in &self.events {
             let c = usize::from(e.core);
             match e.kind {
-                EventKind::SwitchIn => running[c] = priority(e.task).map(|p| (e.task, p)),
+                EventKind::SwitchIn => running[c] = priorities[e.task as usize].map(|p| (e.task, p)),
+                EventKind::PrioritySet if priorities.get(e.peer as usize).is_some_and(Option::is_some) => {
+                    let p = e.new_priority().unwrap_or_default();
+                    priorities[e.peer as usize] = Some(p);
+                    for (t, q) in running.iter_mut().flatten() {
+                        if *t == e.peer {
+                            *q = p;
+                        }
+                    }
+                }
                 EventKind::Preempted | EventKind::Blocked | EventKind::Finished
                     if running[c].is_some_and(|(t, _)| t == e.task) =>
                 {
@@ -739,8 +767,8 @@ impl Trace {
     }
 
     /// Number of events of each kind, in [`EventKind::ALL`] order.
-    pub fn count_by_kind(&self) -> [u64; 13] {
-        let mut counts = [0u64; 13];
+    pub fn count_by_kind(&self) -> [u64; EventKind::ALL.len()] {
+        let mut counts = [0u64; EventKind::ALL.len()];
         for e in &self.events {
             counts[e.kind as usize] += 1;
         }
@@ -749,7 +777,8 @@ impl Trace {
 
     /// Keeps only the tasks with `keep[id]` set and the events about them;
     /// events whose peer is dropped lose the peer (a wakeup of a dropped
-    /// task is dropped). Task ids are renumbered in order.
+    /// task, or a change of its priority, is dropped). Task ids are
+    /// renumbered in order.
     pub fn retain_tasks(&mut self, keep: &[bool]) {
         let mut new_id = vec![NONE; self.tasks.len()];
         let mut next = 0;
@@ -772,7 +801,7 @@ impl Trace {
             e.task = task;
             if e.peer != NONE {
                 e.peer = new_id[e.peer as usize];
-                if e.peer == NONE && e.kind == EventKind::Wakeup {
+                if e.peer == NONE && matches!(e.kind, EventKind::Wakeup | EventKind::PrioritySet) {
                     return false;
                 }
             }

@@ -133,6 +133,33 @@ fn freertos_dialect_merges_cores_and_attributes_kernel_objects() {
     );
 }
 
+/// The FreeRTOS logger's `vTaskPrioritySet`: `set_priority NAME[n] pri:P`
+/// names the task by its label's number; the task running on the core sets
+/// it. One naming no traced task is counted and left out.
+#[test]
+fn freertos_dialect_reads_priority_changes() {
+    let text = "#timeScale us\n\
+        1,Core_0,0,T,[0/0001]Runner,0,preempt,create pri:4\n\
+        1,Core_0,0,T,[0/0002]PS,0,preempt,create pri:2\n\
+        1,Core_0,0,T,[0/0003]PS,0,preempt,create pri:2\n\
+        3,Core_0,0,T,[0/0001]Runner,0,resume,\n\
+        4,Core_0,0,STI,task,0,trigger,set_priority PS[3] pri:4\n\
+        5,Core_0,0,STI,task,0,trigger,set_priority Gone[9] pri:1\n\
+        6,Core_0,0,T,[0/0001]Runner,0,preempt,\n\
+        7,Core_1,0,T,[1/0003]PS,0,resume,\n\
+        8,Core_1,0,STI,task,0,trigger,set_priority PS[3] pri:2\n\
+        9,Core_1,0,T,[1/0003]PS,0,preempt,\n";
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
+    let sets: Vec<_> =
+        p.trace.events.iter().filter_map(|e| e.new_priority().map(|n| (e.time / 1000, e.task, e.peer, n))).collect();
+    assert_eq!(sets, vec![(4, 0, 2, 4), (8, 2, 2, 2)]);
+    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(joined.iter().any(|m| m.contains("priority changes ignored (1)")), "{joined:?}");
+    let bad = "#timeScale us\n1,Core_0,0,T,[0/0001]A,0,resume,\n2,Core_0,0,STI,task,0,trigger,set_priority A pri:x\n";
+    let err = chain(&parse_as(bad, FormatChoice::AUTO).unwrap_err());
+    assert!(err.contains("t.log:3") && err.contains("`set_priority NAME[n] pri:P`"), "{err}");
+}
+
 #[test]
 fn malformed_lines_name_line_column_and_shape() {
     let cases = [

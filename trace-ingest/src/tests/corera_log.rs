@@ -219,7 +219,7 @@ prop_compose! {
         low in any::<bool>(),
         names in proptest::collection::vec((arb_name(), 0u8..3, proptest::option::of(-20i32..300)), 1..6),
         nobj in 0usize..5,
-        raw in proptest::collection::vec((0u64..5_000, 0u16..4, 0u8..13, any::<u32>(), any::<u32>(), proptest::option::of(0u32..100_000), any::<bool>()), 0..60),
+        raw in proptest::collection::vec((0u64..5_000, 0u16..4, 0u8..EventKind::ALL.len() as u8, any::<u32>(), any::<u32>(), proptest::option::of(0u32..100_000), any::<bool>()), 0..60),
     ) -> Trace {
         let mut trace = Trace::new(clock);
         if low { trace.priority_order = PriorityOrder::Low; }
@@ -256,6 +256,7 @@ prop_compose! {
                     e.object = o;
                 }
                 EventKind::Wakeup => e.peer = b % nt,
+                EventKind::PrioritySet => e = Event::priority_set(e.time, core, e.task, b % nt, (a % 600) as i32 - 300),
                 _ => {}
             }
             trace.events.push(e);

@@ -264,3 +264,15 @@ fn priorities_run_at_once_are_spans_of_two_cores_running_two_priorities() {
     let trace = parse_as(&format!("corera-log 1 clock=us\n{one_core}"), FormatChoice::AUTO).unwrap().trace;
     assert_eq!(trace.priorities_at_once(), None);
 }
+
+/// A task raised to the priority of the one beside it runs no second
+/// priority: the span counts from where another lowers it again (the
+/// yield's time), not from its start.
+#[test]
+fn priorities_run_at_once_follow_the_recorded_priority_changes() {
+    let body = "task 1 task 4 Runner\ntask 2 task 2 PS\n0 0 rdy 1\n0 0 in 1\n10 0 prio 1 2 4\n20 1 rdy 2\n\
+         20 1 in 2\n200 1 prio 2 2 2\n211 1 out 2 done\n500 0 out 1 done\n";
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::AUTO).unwrap().trace;
+    let seen = trace.priorities_at_once().expect("one span");
+    assert_eq!((seen.spans, seen.longest_ns, seen.longest), (1, 11 * US, (200 * US, 0, 1)));
+}
