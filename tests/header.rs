@@ -72,6 +72,7 @@ typedef unsigned long UBaseType_t;
 typedef struct tskTaskControlBlock *TaskHandle_t;
 #define configNUMBER_OF_CORES 3
 #define configUSE_CORE_AFFINITY 1
+#define configRUN_MULTIPLE_PRIORITIES 1
 #define INCLUDE_xTaskGetHandle 1
 struct tskTaskControlBlock { const char *name; UBaseType_t mask; };
 static struct tskTaskControlBlock tcbs[64];
@@ -381,10 +382,14 @@ const FREERTOS_STANDINS: [(&str, &str); 3] = [
     (
         "FreeRTOSConfig.h",
         r#"/* An SMP configuration with core affinity (4 cores), as the header needs;
-   INCLUDE_xTaskGetHandle is left to the test (CORERA_TEST_GET_HANDLE). */
+   INCLUDE_xTaskGetHandle and configRUN_MULTIPLE_PRIORITIES are left to the test
+   (CORERA_TEST_GET_HANDLE, CORERA_TEST_MULTIPLE_PRIORITIES). */
 #define configNUMBER_OF_CORES 4
 #define configUSE_CORE_AFFINITY 1
-#define configRUN_MULTIPLE_PRIORITIES 1
+#ifndef CORERA_TEST_MULTIPLE_PRIORITIES
+#define CORERA_TEST_MULTIPLE_PRIORITIES 1
+#endif
+#define configRUN_MULTIPLE_PRIORITIES CORERA_TEST_MULTIPLE_PRIORITIES
 #define configUSE_PREEMPTION 1
 #define configMAX_PRIORITIES 32
 #define configMINIMAL_STACK_SIZE 128
@@ -414,6 +419,9 @@ typedef unsigned long StackType_t;
 #endif
 #ifndef configUSE_CORE_AFFINITY
 #define configUSE_CORE_AFFINITY 0
+#endif
+#ifndef configRUN_MULTIPLE_PRIORITIES
+#define configRUN_MULTIPLE_PRIORITIES 0
 #endif
 #ifndef configSUPPORT_DYNAMIC_ALLOCATION
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
@@ -459,10 +467,16 @@ TaskHandle_t xTaskGetHandle(const char *pcNameToQuery);
 /// cores beside it) against the FreeRTOS stand-ins, with `defines`; gcc's
 /// result.
 fn compile_against_freertos(cores: u16, program: &str, defines: &[&str]) -> std::process::Output {
+    compile_against_freertos_on(&cores.to_string(), program, defines)
+}
+
+/// [`compile_against_freertos`] on `platform` (`--platform`: a core count
+/// or a platform file).
+fn compile_against_freertos_on(platform: &str, program: &str, defines: &[&str]) -> std::process::Output {
     let dir = tempfile::tempdir().unwrap();
     corera()
-        .args(["emit", "samples/printer/printer.log", "-q", "--replay-budget", "40", "--target", "freertos", "--cores"])
-        .arg(cores.to_string())
+        .args(["emit", "samples/printer/printer.log", "-q", "--replay-budget", "40", "--target", "freertos"])
+        .args(["--platform", platform])
         .arg("-o")
         .arg(dir.path().join("affinity_freertos.h"))
         .assert()
@@ -516,6 +530,28 @@ fn freertos_header_compiles_against_the_kernel_api_or_names_the_fix() {
     let cc = compile_against_freertos(5, FREERTOS_APP, &[]);
     let stderr = String::from_utf8_lossy(&cc.stderr);
     assert!(!cc.status.success() && stderr.contains("set configNUMBER_OF_CORES to at least that"), "{stderr}");
+}
+
+/// The header holds the kernel to the rule the replays ran by: FreeRTOS
+/// SMP runs tasks of several priorities at once only with
+/// `configRUN_MULTIPLE_PRIORITIES` 1. A recommendation judged with it
+/// stops a build configured with 0 (the kernel's default), and one judged
+/// with one priority at a time (`run_multiple_priorities = false`) stops a
+/// build configured with 1; each names the fix.
+#[test]
+fn freertos_header_holds_the_kernel_to_the_replays_priority_rule() {
+    let several = compile_against_freertos(3, FREERTOS_APP, &["-DCORERA_TEST_MULTIPLE_PRIORITIES=0"]);
+    let stderr = String::from_utf8_lossy(&several.stderr);
+    assert!(!several.status.success() && stderr.contains("set configRUN_MULTIPLE_PRIORITIES to 1"), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let platform = dir.path().join("one_priority.toml");
+    std::fs::write(&platform, "cores = 3\nrun_multiple_priorities = false\n").unwrap();
+    let platform = platform.to_str().unwrap();
+    let one = compile_against_freertos_on(platform, FREERTOS_APP, &[]);
+    let stderr = String::from_utf8_lossy(&one.stderr);
+    assert!(!one.status.success() && stderr.contains("one priority at a time"), "{stderr}");
+    let one = compile_against_freertos_on(platform, FREERTOS_APP, &["-DCORERA_TEST_MULTIPLE_PRIORITIES=0"]);
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
 }
 
 /// The ESP-IDF header on two cores: each task's core for

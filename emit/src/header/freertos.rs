@@ -10,7 +10,18 @@ use super::c_string;
 /// by-name `corera_apply_freertos()` needs `INCLUDE_xTaskGetHandle`, and
 /// without it the header stops with the two ways out (enable it, or pin by
 /// handle with `corera_freertos_pin_handle()`).
-pub(super) fn freertos(s: &mut String, ids: &[String], width: usize, tasks: &[(&str, &str)]) {
+///
+/// `multiple_priorities` is the rule the replays ran by (`None`: no replay):
+/// FreeRTOS SMP runs every priority at once only with
+/// `configRUN_MULTIPLE_PRIORITIES` 1, whatever the affinities, so a kernel
+/// configured otherwise would not do what the recommendation was judged on.
+pub(super) fn freertos(
+    s: &mut String,
+    ids: &[String],
+    width: usize,
+    tasks: &[(&str, &str)],
+    multiple_priorities: Option<bool>,
+) {
     let _ = writeln!(
         s,
         "/* FreeRTOS SMP: include after FreeRTOS.h and task.h. */\n\
@@ -21,6 +32,25 @@ pub(super) fn freertos(s: &mut String, ids: &[String], width: usize, tasks: &[(&
          #error \"the placement pins tasks with vTaskCoreAffinitySet(): set configUSE_CORE_AFFINITY to 1 in FreeRTOSConfig.h\"\n\
          #endif\n"
     );
+    match multiple_priorities {
+        Some(true) => {
+            let _ = writeln!(
+                s,
+                "#if (CORERA_NUM_CORES > 1) && (!defined(configRUN_MULTIPLE_PRIORITIES) || (configRUN_MULTIPLE_PRIORITIES != 1))\n\
+                 #error \"corera judged this placement with tasks of different priorities running at once on different cores: set configRUN_MULTIPLE_PRIORITIES to 1 in FreeRTOSConfig.h, or analyse again with run_multiple_priorities = false in the platform file\"\n\
+                 #endif\n"
+            );
+        }
+        Some(false) => {
+            let _ = writeln!(
+                s,
+                "#if (CORERA_NUM_CORES > 1) && defined(configRUN_MULTIPLE_PRIORITIES) && (configRUN_MULTIPLE_PRIORITIES != 0)\n\
+                 #error \"corera judged this placement with one priority at a time across the cores (configRUN_MULTIPLE_PRIORITIES 0, the kernel's default): set it to 0 in FreeRTOSConfig.h, or analyse again with run_multiple_priorities = true in the platform file\"\n\
+                 #endif\n"
+            );
+        }
+        None => {}
+    }
     let _ = writeln!(s, "/* Core affinity mask of each task, for vTaskCoreAffinitySet(). */");
     for id in ids {
         let _ = writeln!(s, "#define CORERA_AFFINITY_MASK_{id:<width$} ((UBaseType_t)CORERA_CORES_{id})");

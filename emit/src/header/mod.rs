@@ -187,7 +187,10 @@ impl Emitter for CHeader {
         let floating = order.iter().filter(|&&i| p[i].cores.len() > 1).count();
         match self.target {
             HeaderTarget::Generic => {}
-            HeaderTarget::FreeRtos => freertos::freertos(&mut s, &ids, width, &tasks),
+            HeaderTarget::FreeRtos => {
+                let several = a.replay.rules.as_ref().map(|r| r.multiple_priorities);
+                freertos::freertos(&mut s, &ids, width, &tasks, several)
+            }
             HeaderTarget::Zephyr => zephyr::zephyr(&mut s, &ids, width, floating),
             HeaderTarget::Posix => posix::posix(&mut s),
             HeaderTarget::EspIdf => {

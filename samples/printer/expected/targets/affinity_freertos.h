@@ -143,6 +143,10 @@ static const corera_task_core_t corera_task_cores[CORERA_NUM_TASKS] = CORERA_TAS
 #error "the placement pins tasks with vTaskCoreAffinitySet(): set configUSE_CORE_AFFINITY to 1 in FreeRTOSConfig.h"
 #endif
 
+#if (CORERA_NUM_CORES > 1) && (!defined(configRUN_MULTIPLE_PRIORITIES) || (configRUN_MULTIPLE_PRIORITIES != 1))
+#error "corera judged this placement with tasks of different priorities running at once on different cores: set configRUN_MULTIPLE_PRIORITIES to 1 in FreeRTOSConfig.h, or analyse again with run_multiple_priorities = false in the platform file"
+#endif
+
 /* Core affinity mask of each task, for vTaskCoreAffinitySet(). */
 #define CORERA_AFFINITY_MASK_ADCISR        ((UBaseType_t)CORERA_CORES_ADCISR)
 #define CORERA_AFFINITY_MASK_BANDDMA       ((UBaseType_t)CORERA_CORES_BANDDMA)
