@@ -110,6 +110,57 @@ pub(crate) enum Command {
         --chain 'page=NetRxIsr>Rasterizer>BandDma@12' --max-response MotorPaper=0.5 --junit check.xml\n\n\
         Exits 0 when every requirement holds, 4 when one fails.")]
     Check(CheckArgs),
+    /// Fit the costs that make a single-core recording, replayed under
+    /// global SMP, reproduce a recording of the same firmware on several
+    /// cores, and write them as a platform file for later predictions.
+    #[command(after_help = "Example:\n  corera calibrate run_1core.btf run_2core.btf -o platform.toml\n  \
+        corera simulate run_1core.btf --policy smp --platform platform.toml\n\n\
+        Exits 0 when the fit is good (80 % of the task kinds within 10 % on mean response, the makespan within 5 %), \
+        4 when it is poor (the platform file is written either way).")]
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CalibrateArgs {
+    /// The single-core recording, replayed.
+    #[arg(value_name = "SINGLE")]
+    pub(crate) single: PathBuf,
+    /// The recording of the same firmware on several cores, fitted to.
+    #[arg(value_name = "MULTI")]
+    pub(crate) multi: PathBuf,
+    /// Format of both recordings.
+    #[arg(long, value_parser = format_parser(), default_value = "auto")]
+    pub(crate) format: FormatChoice,
+    /// Skip malformed lines (with a counted warning) and sort events whose
+    /// timestamps go backwards, instead of stopping with an error.
+    #[arg(long)]
+    pub(crate) lenient: bool,
+    /// A task's priority in both recordings, where they give none or give
+    /// it wrong: `--priority NAME=N` (repeatable).
+    #[arg(long, value_name = "NAME=N", value_parser = PriorityOverride::parse)]
+    pub(crate) priority: Vec<PriorityOverride>,
+    /// The platform whose costs the fit starts from (a platform file; its
+    /// cores must be the multi-core recording's) [default: that many
+    /// identical cores with the default costs].
+    #[arg(long, value_name = "FILE")]
+    pub(crate) platform: Option<String>,
+    /// Write the fitted platform file (TOML) to FILE.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Print the fit as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+impl CalibrateArgs {
+    /// The library's input of `path`.
+    pub(crate) fn input(&self, path: &std::path::Path) -> corera_pipeline::Input {
+        let mut input = corera_pipeline::Input::file(path);
+        input.format = self.format;
+        input.read.lenient = self.lenient;
+        input.priority = self.priority.clone();
+        input
+    }
 }
 
 #[derive(Debug, Args)]

@@ -12,8 +12,8 @@ use corera_replay::Policy;
 use corera_trace_ingest::TraceSummary;
 
 use crate::cli::{
-    AnalyzeArgs, CheckArgs, Cli, Command, DiffArgs, EmitArgs, GenArgs, GraphArgs, IngestArgs, PlaceCommandArgs,
-    SimulateArgs,
+    AnalyzeArgs, CalibrateArgs, CheckArgs, Cli, Command, DiffArgs, EmitArgs, GenArgs, GraphArgs, IngestArgs,
+    PlaceCommandArgs, SimulateArgs,
 };
 use crate::exit::{Usage, usage};
 use crate::pipeline::{self, input_name, warn};
@@ -29,6 +29,7 @@ pub(crate) fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Simulate(args) => simulate(args, cli.quiet),
         Command::Diff(args) => diff(args),
         Command::Check(args) => check(args, cli.quiet),
+        Command::Calibrate(args) => calibrate(args, cli.quiet),
     }
 }
 
@@ -406,6 +407,30 @@ fn gen_log(args: &GenArgs) -> anyhow::Result<()> {
     record.seed = Some(workload.seed);
     record.trace = Some(TraceSummary::of(&trace));
     stdout(&to_json(&record))
+}
+
+/// `corera calibrate`: the costs fitted to a pair of recordings; exit 4
+/// when the fit is poor.
+fn calibrate(args: &CalibrateArgs, quiet: bool) -> anyhow::Result<()> {
+    let c = pipeline::calibrate(args, quiet)?;
+    for (name, warnings) in &c.warnings {
+        warn(quiet, name, warnings);
+    }
+    if let Some(path) = &args.output {
+        let text = format!(
+            "# Fitted by corera calibrate: {} replayed under global SMP against {}.\n{}",
+            c.record.single.name,
+            c.record.multi.name,
+            c.record.platform.to_toml()
+        );
+        pipeline::write(path, text.as_bytes())?;
+    }
+    if args.json {
+        stdout(&to_json(&c.record))?;
+    } else {
+        stdout(corera_emit::calibrate_text(&c.record).as_bytes())?;
+    }
+    if c.record.good { Ok(()) } else { Err(crate::exit::PoorFit(c.record.multi.name.clone()).into()) }
 }
 
 /// `corera simulate`: the traced jobs under one policy.

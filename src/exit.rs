@@ -14,13 +14,20 @@ pub(crate) const INTERNAL: u8 = 1;
 pub(crate) const INPUT: u8 = 2;
 /// The constraints cannot be met (pins on missing cores, overloaded pins).
 pub(crate) const INFEASIBLE: u8 = 3;
-/// `corera check`: a requirement fails.
+/// `corera check`: a requirement fails; `corera calibrate`: the fit is
+/// poor.
 pub(crate) const FAILS: u8 = 4;
 
 /// `corera check` found requirements that fail: (failing, all).
 #[derive(Debug, thiserror::Error)]
 #[error("{0} of {1} requirements fail")]
 pub(crate) struct RequirementsFail(pub(crate) usize, pub(crate) usize);
+
+/// `corera calibrate`'s fitted replay does not reproduce the multi-core
+/// recording (the platform file is written all the same).
+#[derive(Debug, thiserror::Error)]
+#[error("the fitted replay does not reproduce {0}: predictions with these costs are not evidence")]
+pub(crate) struct PoorFit(pub(crate) String);
 
 /// A mistake in what the user asked for or gave (a file that cannot be
 /// read, a wrong record, flags that do not go together): exit [`INPUT`].
@@ -39,7 +46,7 @@ pub(crate) fn usage(message: impl Into<String>) -> anyhow::Error {
 /// input exits 2, constraints that cannot hold 3, anything else 1 (the
 /// pipeline's typed errors say which they are: [`Failure`]).
 pub(crate) fn exit_code(error: &anyhow::Error) -> u8 {
-    if error.downcast_ref::<RequirementsFail>().is_some() {
+    if error.downcast_ref::<RequirementsFail>().is_some() || error.downcast_ref::<PoorFit>().is_some() {
         return FAILS;
     }
     if let Some(e) = error.downcast_ref::<corera_pipeline::Error>() {

@@ -15,7 +15,7 @@ use corera_search::Solution;
 use corera_trace_ingest::{Parsed, PriorityOverride, Warning};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::{InputArgs, PlaceArgs, SimulateArgs};
+use crate::cli::{CalibrateArgs, InputArgs, PlaceArgs, SimulateArgs};
 
 /// A spinner on stderr for steps that take longer than a moment; hidden
 /// with `-q` or when stderr is not a terminal. With `-v`, each step's
@@ -126,6 +126,13 @@ pub(crate) fn read(input: &InputArgs, priorities: &[PriorityOverride], quiet: bo
     let read = corera_pipeline::read(&input.to_input(), priorities, progress.as_ref());
     progress.finish();
     Ok(read?)
+}
+
+/// Fits the costs of `args.single`'s replay to `args.multi`.
+pub(crate) fn calibrate(args: &CalibrateArgs, quiet: bool) -> anyhow::Result<corera_pipeline::Calibration> {
+    let options =
+        Options { platform: args.platform.clone(), observer: Some(Progress::new(quiet)), ..Options::default() };
+    Ok(corera_pipeline::calibrate(&args.input(&args.single), &args.input(&args.multi), &options)?)
 }
 
 /// Runs ingest → graph → problem (no search).

@@ -5,7 +5,8 @@
 
 use crate::{corera, repo};
 
-const COMMANDS: [&str; 9] = ["analyze", "ingest", "graph", "place", "emit", "simulate", "gen", "diff", "check"];
+const COMMANDS: [&str; 10] =
+    ["analyze", "ingest", "graph", "place", "emit", "simulate", "gen", "diff", "check", "calibrate"];
 
 /// The fenced block after `marker` in `page`: its byte range.
 fn block_after(page: &str, marker: &str) -> std::ops::Range<usize> {

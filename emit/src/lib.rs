@@ -34,6 +34,7 @@
 
 mod amalthea;
 mod autosar;
+mod calibrate;
 mod check;
 mod diff;
 mod header;
@@ -47,6 +48,7 @@ mod write;
 
 pub use amalthea::AmaltheaMapping;
 pub use autosar::{AutosarEcuc, OsekOil, short_names};
+pub use calibrate::calibrate_text;
 pub use check::{CheckRecord, Requirements, TaskLimit, UnknownTask, Verdict, check, check_text, junit};
 pub use diff::{DiffRecord, DiffRow, diff, diff_text};
 pub use header::{CHeader, HeaderTarget, TasksetScript, c_identifiers};

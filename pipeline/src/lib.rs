@@ -24,12 +24,15 @@
 //! - [`analyze`](mod@analyze): the searches and every set-up's replay
 //!   ([`Analyzed`]), from which `corera_emit` renders each output;
 //! - [`simulate`](mod@simulate): one policy on one placement
-//!   ([`Simulation`]), and its timeline under the recording.
+//!   ([`Simulation`]), and its timeline under the recording;
+//! - [`calibrate`](mod@calibrate): the costs that make a single-core
+//!   recording's replay reproduce a multi-core one ([`Calibration`]).
 //!
 //! Errors are typed ([`Error`]), each saying whose the failure is
 //! ([`Failure`]); progress goes to an [`Observer`] when one is given.
 
 pub mod analyze;
+pub mod calibrate;
 pub mod error;
 pub mod options;
 pub mod prepare;
@@ -37,6 +40,7 @@ pub mod read;
 pub mod simulate;
 
 pub use analyze::{Analyzed, ModelMapping, analyze, model_mapping, pareto, search};
+pub use calibrate::{Calibration, calibrate};
 pub use error::{Error, Failure, Result};
 pub use options::{Input, Observer, Options};
 pub use prepare::{DISCOVERED_CHAINS, Prepared, constrained_smp, constraints, platform, prepare, read_placement};

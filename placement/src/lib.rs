@@ -51,7 +51,7 @@ pub use coreset::CoreSet;
 pub use cost::{Cost, TrafficScore};
 pub use metis::{MetisError, read_metis, write_partition};
 pub use objective::Objective;
-pub use platform::{Costs, DEFAULT_BALANCE_TOLERANCE, Kernel, Platform, PlatformError};
+pub use platform::{Costs, DEFAULT_BALANCE_TOLERANCE, Kernel, KernelLock, Platform, PlatformError};
 pub use problem::{PlacementError, Problem};
 pub use renaming::Renaming;
 

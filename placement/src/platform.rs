@@ -163,6 +163,38 @@ pub struct Costs {
     /// shows one steady time, else `message_latency_ns`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yield_ns: Option<u64>,
+    /// The SMP kernel's lock (`[costs.lock]`): how long each kernel entry
+    /// holds it on a target of several cores (none by default: no source
+    /// gives one figure; `corera calibrate` fits them to a pair of
+    /// recordings).
+    #[serde(skip_serializing_if = "KernelLock::is_none")]
+    pub lock: KernelLock,
+}
+
+/// The SMP kernel's lock: CPU time each kind of kernel entry holds it, ns,
+/// on a target of several cores (one core takes no lock: its recording
+/// already holds what the single-core kernel spent). A core that needs it
+/// while another holds it spins, running, until it is free (FreeRTOS SMP:
+/// the task and ISR spinlocks of its critical sections; Zephyr: the
+/// scheduler's spinlock).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct KernelLock {
+    /// A context switch: the scheduler picks and dispatches a task.
+    pub switch_ns: u64,
+    /// A send, notify, event set or wake of another task.
+    pub signal_ns: u64,
+    /// A semaphore or mutex take.
+    pub take_ns: u64,
+    /// A semaphore or mutex give.
+    pub give_ns: u64,
+}
+
+impl KernelLock {
+    /// Whether no entry holds the lock.
+    pub fn is_none(&self) -> bool {
+        *self == KernelLock::default()
+    }
 }
 
 impl Default for Costs {
@@ -177,6 +209,7 @@ impl Default for Costs {
             schedule_ns: 1_000,
             dispatch_ns: None,
             yield_ns: None,
+            lock: KernelLock::default(),
         }
     }
 }
@@ -195,12 +228,25 @@ impl Costs {
             schedule_ns: 0,
             dispatch_ns: None,
             yield_ns: None,
+            lock: KernelLock::default(),
         }
     }
 
-    /// The costs `--sweep` can vary, by their `[costs]` names.
-    pub const KEYS: [&'static str; 6] =
-        ["message_latency_ns", "message_cpu_ns", "byte_ns", "migration_ns", "refill_ns_per_byte", "schedule_ns"];
+    /// The costs `--sweep` can vary and `corera calibrate` fits, by their
+    /// `[costs]` names (`lock.` for `[costs.lock]`).
+    pub const KEYS: [&'static str; 11] = [
+        "message_latency_ns",
+        "message_cpu_ns",
+        "byte_ns",
+        "migration_ns",
+        "refill_ns_per_byte",
+        "schedule_ns",
+        "dispatch_ns",
+        "lock.switch_ns",
+        "lock.signal_ns",
+        "lock.take_ns",
+        "lock.give_ns",
+    ];
 
     /// The value of cost `key`.
     pub fn get(&self, key: &str) -> Option<f64> {
@@ -211,6 +257,11 @@ impl Costs {
             "migration_ns" => self.migration_ns as f64,
             "refill_ns_per_byte" => self.refill_ns_per_byte,
             "schedule_ns" => self.schedule_ns as f64,
+            "dispatch_ns" => self.dispatch_ns.unwrap_or(0) as f64,
+            "lock.switch_ns" => self.lock.switch_ns as f64,
+            "lock.signal_ns" => self.lock.signal_ns as f64,
+            "lock.take_ns" => self.lock.take_ns as f64,
+            "lock.give_ns" => self.lock.give_ns as f64,
             _ => return None,
         })
     }
@@ -231,6 +282,11 @@ impl Costs {
             "migration_ns" => self.migration_ns = ns,
             "refill_ns_per_byte" => self.refill_ns_per_byte = value,
             "schedule_ns" => self.schedule_ns = ns,
+            "dispatch_ns" => self.dispatch_ns = Some(ns),
+            "lock.switch_ns" => self.lock.switch_ns = ns,
+            "lock.signal_ns" => self.lock.signal_ns = ns,
+            "lock.take_ns" => self.lock.take_ns = ns,
+            "lock.give_ns" => self.lock.give_ns = ns,
             _ => return Err(PlatformError::UnknownCost(key.to_string())),
         }
         Ok(())
@@ -593,6 +649,37 @@ impl Platform {
         Ok(p)
     }
 
+    /// The platform file (TOML) that [`Platform::from_toml`] reads back as
+    /// this platform: its cores (`cores`, or the `distance` rows), the
+    /// capacities, speeds and balance, the kernel's rules it states, and
+    /// every cost.
+    pub fn to_toml(&self) -> String {
+        #[derive(Serialize)]
+        struct Costs<'a> {
+            costs: &'a crate::Costs,
+        }
+        let k = self.cores as usize;
+        let mut s = format!("name = {:?}\n", self.name);
+        if self.distance == Platform::identical(self.cores).distance {
+            s += &format!("cores = {}\n", self.cores);
+        } else {
+            let rows: Vec<String> = self.distance.chunks(k).map(|r| format!("{r:?}")).collect();
+            s += &format!("distance = [{}]\n", rows.join(", "));
+        }
+        s += &format!(
+            "capacity = {:?}\nspeed = {:?}\nbalance = {:?}\n",
+            self.capacity, self.speed, self.balance_tolerance
+        );
+        let kernel = toml::to_string(&self.kernel).expect("the kernel's rules are TOML");
+        s += &kernel;
+        s += "\n";
+        s += &toml::to_string(&Costs { costs: &self.costs }).expect("the costs are TOML");
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+        s
+    }
+
     /// A description for people: `2 identical cores`, `rp2 (8 cores)`.
     pub fn describe(&self) -> String {
         if self.is_uniform() && self.name == self.cores.to_string() {
@@ -713,6 +800,28 @@ mod tests {
         assert!(matches!(c.set("byte_ns", -1.0), Err(PlatformError::NegativeCost { .. })));
         let e = Platform::from_toml("cores = 2\n[costs]\nlatency = 5\n").unwrap_err().to_string();
         assert!(e.contains("unknown field `latency`"), "{e}");
+    }
+
+    /// What `corera calibrate -o` writes reads back as the same platform:
+    /// identical cores and a topology, the kernel's lock, a footprint, the
+    /// kernel's rules.
+    #[test]
+    fn a_platform_written_as_a_file_reads_back_the_same() {
+        let mut two = Platform::identical(2);
+        two.costs.set("lock.switch_ns", 64_000.0).unwrap();
+        two.costs.set("dispatch_ns", 4_000.0).unwrap();
+        two.costs.footprint_bytes.insert("Fft".into(), 65_536);
+        two.kernel.run_multiple_priorities = Some(false);
+        let mut rp2 = Platform::parse("rp2").unwrap();
+        rp2.speed[5] = 2.0;
+        rp2.capacity[0] = 0.75;
+        for p in [two, rp2, Platform::parse("mesh:2x3").unwrap()] {
+            let text = p.to_toml();
+            let back = Platform::from_toml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(back, p, "{text}");
+        }
+        let text = Platform::identical(2).to_toml();
+        assert!(text.contains("cores = 2\n") && !text.contains("[costs.lock]"), "{text}");
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //! - `place`: `place`: METIS graphs, seeds, platforms, every search method, the ILP and the Pareto front.
 //! - `simulate`: `simulate`: each policy, timeline exports, mask placements, sweeps, and replays as recorded.
 //! - `check`: `diff` and `check`: what changed between analyses, and whether a recording still meets its requirements.
+//! - `calibrate`: `calibrate`: costs fitted to a pair of recordings, the platform file it writes, its verdict.
 
 mod analyze;
+mod calibrate;
 mod check;
 mod constraints;
 mod inputs;

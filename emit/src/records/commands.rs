@@ -1,6 +1,6 @@
 //! The records of the other commands: `place`, `place --pareto`, `place
-//! --graph`, `simulate`, `simulate --sweep`, `emit` and `gen`, `graph`,
-//! `ingest`.
+//! --graph`, `simulate`, `simulate --sweep`, `calibrate`, `emit` and `gen`,
+//! `graph`, `ingest`.
 
 use corera_placement::{Cost, Objective, Platform, Problem};
 use corera_replay::{Outcome, Policy, Replay, Rules};
@@ -222,6 +222,33 @@ pub struct SweepRecord {
     pub objective: Objective,
     /// One per value.
     pub points: Vec<SweepPoint>,
+}
+
+/// `calibrate --json`: the costs fitted so that a single-core recording,
+/// replayed under global SMP on the cores of a multi-core recording of the
+/// same firmware, reproduces it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CalibrateRecord {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// corera's version.
+    pub corera_version: String,
+    /// The single-core recording replayed.
+    pub single: Input,
+    /// The multi-core recording it is fitted to.
+    pub multi: Input,
+    /// The platform fitted (the multi-core recording's cores, the fitted
+    /// costs): what `-o` writes.
+    pub platform: Platform,
+    /// The replay under the costs the fit started from.
+    pub before: corera_replay::calibrate::Comparison,
+    /// The replay under the fitted costs.
+    pub after: corera_replay::calibrate::Comparison,
+    /// Replays the fit ran.
+    pub replays: usize,
+    /// Whether the fitted replay reproduces the recording: 80 % of the task
+    /// kinds within 10 % on mean response and the makespan within 5 %.
+    pub good: bool,
 }
 
 /// `emit --json` and `gen --json`: what was written.

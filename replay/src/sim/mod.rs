@@ -136,6 +136,8 @@ struct Sim<'a> {
     /// Each task's own urgency: its recorded priority, as the recording's
     /// priority changes set it.
     base: Vec<i64>,
+    /// When the SMP kernel's lock is next free (`[costs.lock]`).
+    lock_free_at: u64,
     /// A task that lowered its own priority: the urgency it takes at the
     /// end of its phase (the kernel yields as the call returns).
     lowered: Vec<Option<i64>>,
@@ -262,6 +264,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         tokens: replay.tokens.clone(),
         base: replay.tasks.iter().map(|t| t.urgency).collect(),
         lowered: vec![None; n],
+        lock_free_at: 0,
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
         job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
@@ -717,6 +720,14 @@ impl Sim<'_> {
                     let at = (self.job[i], self.phase[i], self.next_action[i]);
                     self.next_action[i] += 1;
                     self.refresh(i);
+                    let lock = &self.s.platform.costs.lock;
+                    let hold = match action {
+                        Action::Signal { .. } => lock.signal_ns,
+                        Action::Take(_) => lock.take_ns,
+                        Action::Give(_) => lock.give_ns,
+                        Action::SetPriority { .. } => 0,
+                    };
+                    self.enter_kernel(i, hold, now);
                     match action {
                         Action::Signal { target, job, phase, bytes } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
@@ -880,7 +891,22 @@ impl Sim<'_> {
         }
     }
 
+    /// Task `i` enters the SMP kernel at `now` on a target of several
+    /// cores: it spins, running, while another core holds the lock, then
+    /// holds it for `hold`.
+    fn enter_kernel(&mut self, i: usize, hold: u64, now: u64) {
+        if hold == 0 || self.k < 2 {
+            return;
+        }
+        let from = now.max(self.lock_free_at);
+        self.lock_free_at = from + hold;
+        self.charge(i, from - now + hold, |o| &mut o.lock_ns);
+    }
+
     fn start(&mut self, i: usize, core: u16, now: u64) {
+        if !self.r.tasks[i].isr {
+            self.enter_kernel(i, self.s.platform.costs.lock.switch_ns, now);
+        }
         if !self.r.tasks[i].isr
             && let Some(x) = self.interrupted[usize::from(core)].take()
             && x != i

@@ -141,12 +141,20 @@ pub struct Overheads {
     pub bytes_ns: u64,
     /// Decisions of the global scheduler.
     pub scheduling_ns: u64,
+    /// The SMP kernel's lock: held, and spun on while another core held it
+    /// (`[costs.lock]`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lock_ns: u64,
+}
+
+fn is_zero(ns: &u64) -> bool {
+    *ns == 0
 }
 
 impl Overheads {
     /// The total.
     pub fn total(&self) -> u64 {
-        self.migration_ns + self.signal_ns + self.bytes_ns + self.scheduling_ns
+        self.migration_ns + self.signal_ns + self.bytes_ns + self.scheduling_ns + self.lock_ns
     }
 }
 

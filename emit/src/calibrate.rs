@@ -1,0 +1,82 @@
+//! `corera calibrate`'s table: per task kind, the recorded mean response
+//! against the replay before and after the fit, the makespan, the fitted
+//! costs and whether the fit is good enough to predict with.
+
+use std::fmt::Write as _;
+
+use corera_replay::calibrate::{Comparison, FITTED, GOOD_KINDS, GOOD_MAKESPAN, KindRow};
+
+use crate::records::CalibrateRecord;
+
+/// The text `corera calibrate` prints.
+pub fn calibrate_text(r: &CalibrateRecord) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} replayed under global SMP on the {} cores of {}, against it by task kind ({} replays)\n",
+        r.single.name, r.platform.cores, r.multi.name, r.replays
+    );
+    let _ = writeln!(
+        s,
+        "{:<16} {:>9} {:>12} {:>12} {:>8} {:>12} {:>8}",
+        "kind", "instances", "recorded µs", "before µs", "err", "after µs", "err"
+    );
+    for (b, a) in r.before.kinds.iter().zip(&r.after.kinds) {
+        let _ = writeln!(
+            s,
+            "{:<16} {:>9} {:>12} {:>12} {:>8} {:>12} {:>8}",
+            b.kind,
+            b.instances,
+            micros(b.recorded_ns),
+            micros(b.predicted_ns),
+            error(b),
+            micros(a.predicted_ns),
+            error(a)
+        );
+    }
+    let _ = writeln!(s);
+    for (what, c) in [("before", &r.before), ("after ", &r.after)] {
+        let _ = writeln!(
+            s,
+            "{what}: {} of {} kinds within 10 % on mean response; makespan {:.1} ms against {:.1} recorded ({:+.1} %)",
+            c.within(0.1),
+            c.compared(),
+            c.predicted_makespan_ns as f64 / 1e6,
+            c.recorded_makespan_ns as f64 / 1e6,
+            100.0 * c.makespan_error()
+        );
+    }
+    let fitted: Vec<String> =
+        FITTED.iter().map(|k| format!("{k} {}", r.platform.costs.get(k).unwrap_or_default())).collect();
+    let _ = writeln!(s, "fitted: {}", fitted.join(", "));
+    if r.good {
+        let _ = writeln!(s, "the fit is good: predictions on this platform rest on it");
+    } else {
+        let _ = writeln!(s, "{}", poor(&r.after));
+    }
+    s
+}
+
+/// Why a fit is not good enough, and what that means.
+fn poor(c: &Comparison) -> String {
+    let worst: Vec<String> = {
+        let mut rows: Vec<&KindRow> = c.kinds.iter().filter(|k| k.error().is_some()).collect();
+        rows.sort_by(|a, b| b.error().unwrap_or(0.0).abs().total_cmp(&a.error().unwrap_or(0.0).abs()));
+        rows.iter().take(3).map(|k| format!("{} {:+.0} %", k.kind, 100.0 * k.error().unwrap_or(0.0))).collect()
+    };
+    format!(
+        "the fit is poor (a good one: {:.0} % of the kinds within 10 % and the makespan within {:.0} %); furthest: {}: \
+         predictions with these costs are not evidence of what the multi-core run will do",
+        100.0 * GOOD_KINDS,
+        100.0 * GOOD_MAKESPAN,
+        worst.join(", ")
+    )
+}
+
+fn micros(ns: Option<f64>) -> String {
+    ns.map_or_else(|| "-".to_string(), |v| format!("{:.1}", v / 1e3))
+}
+
+fn error(k: &KindRow) -> String {
+    k.error().map_or_else(|| "-".to_string(), |e| format!("{:+.0} %", 100.0 * e))
+}

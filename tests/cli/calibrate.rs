@@ -1,0 +1,81 @@
+//! `calibrate`: costs fitted to a pair of recordings of one firmware, the
+//! platform file it writes, and its verdict.
+
+use predicates::prelude::*;
+
+use super::SAMPLE;
+use crate::{corera, shared};
+
+/// On the shared pair (one FreeRTOS workload on one core and on two): the
+/// fit comes closer than the default costs, says it is poor (exit 4, the
+/// furthest kinds named) and writes a platform file that `simulate`
+/// reads and replays to the fitted figures.
+#[test]
+fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
+    corera_testdata::shared_or_skip!("traces/predict");
+    let (single, multi) =
+        (shared("traces/predict/freertos_test_1core.btf"), shared("traces/predict/freertos_test_2core_free.btf"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fitted.toml");
+    let out = corera().args(["calibrate", single, multi, "--json", "-q", "-o"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let within = |c: &serde_json::Value| {
+        c["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|k| match (k["predicted_ns"].as_f64(), k["recorded_ns"].as_f64()) {
+                (Some(p), Some(r)) => (p / r - 1.0).abs() <= 0.1,
+                _ => false,
+            })
+            .count()
+    };
+    // 19 kinds: 52 test tasks, Runner and Tmr_Svc, compared by name.
+    assert_eq!(json["before"]["kinds"].as_array().unwrap().len(), 19);
+    assert!(within(&json["after"]) > within(&json["before"]), "{}", json["after"]);
+    assert_eq!(json["good"], false);
+    assert_eq!(json["platform"]["cores"], 2);
+    // The file replays what the fit measured.
+    let replayed = corera()
+        .args(["simulate", single, "--policy", "smp", "--json", "-q", "--platform"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stderr));
+    let o: serde_json::Value = serde_json::from_slice(&replayed.stdout).unwrap();
+    let runner = o["outcome"]["tasks"].as_array().unwrap().iter().find(|t| t["name"] == "Runner").unwrap();
+    let fitted = json["after"]["kinds"].as_array().unwrap().iter().find(|k| k["kind"] == "Runner").unwrap();
+    assert_eq!(runner["response_mean_ns"].as_f64(), fitted["predicted_ns"].as_f64());
+    assert_eq!(o["outcome"]["makespan_ns"], json["after"]["predicted_makespan_ns"]);
+    // The text says so, and why.
+    corera()
+        .args(["calibrate", single, multi, "-q"])
+        .assert()
+        .code(4)
+        .stdout(
+            predicate::str::contains("kinds within 10 % on mean response")
+                .and(predicate::str::contains("the fit is poor")),
+        )
+        .stderr(predicate::str::contains("not evidence"));
+}
+
+/// The recordings in the wrong order, or two single-core ones, are usage
+/// errors that say which is which.
+#[test]
+fn calibrate_wants_a_single_core_recording_then_a_multi_core_one() {
+    corera().args(["calibrate", SAMPLE, SAMPLE, "-q"]).assert().code(2).stderr(predicate::str::contains(
+        "recorded on one core; calibrate fits a replay to a recording of several cores",
+    ));
+    corera_testdata::shared_or_skip!("traces/predict");
+    let (single, multi) =
+        (shared("traces/predict/freertos_test_1core.btf"), shared("traces/predict/freertos_test_2core_free.btf"));
+    corera().args(["calibrate", multi, multi, "-q"]).assert().code(2).stderr(predicate::str::contains(
+        "recorded on 2 cores; calibrate replays a single-core recording (give it first)",
+    ));
+    corera()
+        .args(["calibrate", single, multi, "-q", "--platform", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the platform has 3 cores"));
+}
