@@ -34,6 +34,17 @@ pub struct TimingInput<'a> {
     pub given: Vec<Vec<CoreId>>,
 }
 
+/// `waited` less each task's waits on a more urgent task (not an ISR).
+fn held_back_apart(waited: Vec<Vec<(u32, u64)>>, urgency: &[i64], isr: &[bool]) -> Vec<Vec<(u32, u64)>> {
+    waited
+        .into_iter()
+        .enumerate()
+        .map(|(i, list)| {
+            list.into_iter().filter(|&(j, _)| isr[j as usize] || isr[i] || urgency[j as usize] <= urgency[i]).collect()
+        })
+        .collect()
+}
+
 impl<'a> TimingInput<'a> {
     /// The input for `problem` (tasks of the trace whose replayable
     /// workload is `workload`, task ids as in the trace): who waited for
@@ -58,7 +69,7 @@ impl<'a> TimingInput<'a> {
         for (i, &r) in replay_of.iter().enumerate() {
             problem_of[r as usize] = i as u32;
         }
-        let waited = replay_of
+        let waited: Vec<Vec<(u32, u64)>> = replay_of
             .iter()
             .map(|&r| {
                 by_replay[r as usize]
@@ -68,8 +79,16 @@ impl<'a> TimingInput<'a> {
                     .collect()
             })
             .collect();
-        let urgency = replay_of.iter().map(|&r| workload.tasks[r as usize].urgency).collect();
-        let isr = replay_of.iter().map(|&r| workload.tasks[r as usize].isr).collect();
+        let urgency: Vec<i64> = replay_of.iter().map(|&r| workload.tasks[r as usize].urgency).collect();
+        let isr: Vec<bool> = replay_of.iter().map(|&r| workload.tasks[r as usize].isr).collect();
+        // A kernel that runs one priority at a time holds a task back
+        // while a more urgent task runs on any core: that wait stays
+        // whatever the placement, so it does not steer.
+        let waited = if workload.rules.multiple_priorities || platform.cores < 2 {
+            waited
+        } else {
+            held_back_apart(waited, &urgency, &isr)
+        };
         TimingInput {
             problem,
             platform,
@@ -140,5 +159,56 @@ impl<'a> TimingInput<'a> {
                 self.platform.costs.message_latency_ns as f64
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use corera_placement::{Constraints, Kernel, Objective, Platform, Problem};
+    use corera_replay::{Replay, Workload, generate};
+    use corera_search::{Options, portfolio};
+    use corera_trace_ingest::Schedule;
+
+    use super::TimingInput;
+
+    /// On one core Slow waits while Fast runs. A kernel that runs several
+    /// priorities at once frees it by putting them apart, so that wait
+    /// steers the search; one that runs one priority at a time holds Slow
+    /// back wherever Fast runs, so it does not.
+    #[test]
+    fn waits_on_a_more_urgent_task_steer_only_where_priorities_run_at_once() {
+        let workload = Workload::from_toml(
+            r#"
+            name = "t"
+            duration_ms = 20
+            [[task]]
+            name = "Fast"
+            priority = 3
+            period_us = 1000
+            exec_us = [300, 300]
+            [[task]]
+            name = "Slow"
+            priority = 1
+            period_us = 4000
+            exec_us = [1500, 1500]
+            "#,
+        )
+        .unwrap();
+        let trace = generate(&workload).unwrap();
+        let schedule = Schedule::of(&trace);
+        let (graph, _) = corera_task_graph::TaskGraph::from_schedule(&trace, &schedule).unwrap();
+        let platform = Platform::identical(2);
+        let problem = Problem::from_graph(&graph, &platform, &Constraints::default()).unwrap();
+        let traffic = portfolio(&problem, &platform, &Options::default()).unwrap();
+        let mut replay = Replay::new(&trace, &schedule, &vec![None; trace.tasks.len()]);
+        let slow = problem.task_ids.iter().position(|&id| trace.tasks[id as usize].name == "Slow").unwrap();
+        let waits = |replay: &Replay| {
+            let input = TimingInput::new(&problem, &platform, Objective::Ready, replay, &traffic);
+            input.waited[slow].iter().map(|&(_, ns)| ns).sum::<u64>()
+        };
+        replay.set_kernel(&Kernel { run_multiple_priorities: Some(true), ..Kernel::default() }).unwrap();
+        assert!(waits(&replay) > 0);
+        replay.set_kernel(&Kernel { run_multiple_priorities: Some(false), ..Kernel::default() }).unwrap();
+        assert_eq!(waits(&replay), 0);
     }
 }

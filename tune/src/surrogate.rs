@@ -9,7 +9,10 @@
 //!
 //! `S = Σ_{i, j on one core} waited[i][j] + α × J`
 //!
-//! where `J` is the topology-weighted cross-core traffic and `α` what a
+//! (less, where the kernel runs one priority at a time on several cores,
+//! each wait on a more urgent task: the kernel holds the task back
+//! wherever that one runs, so no placement removes it), where `J` is the
+//! topology-weighted cross-core traffic and `α` what a
 //! unit of it is taken to cost: 0 for the `ready` objective (a signal's
 //! cost reaches READY only through CPU time, which the replay charges) and
 //! the cross-core latency `message_latency_ns` for `response` and
