@@ -361,6 +361,40 @@ fn an_isr_still_open_at_a_switch_in_ends_there() {
     assert_eq!(s.tasks[b].running_ns(), 11_000, "B runs from its switch-in, not after an ISR that never ends");
 }
 
+/// SEGGER's FreeRTOS glue records `vTaskPrioritySet(task, priority)` (the
+/// task by its id): a priority change of that task by the one running.
+#[test]
+fn a_priority_set_call_is_a_priority_change_of_the_task_it_names() {
+    let body = [
+        6,
+        0x40,
+        10, // START_READY A, 10
+        4,
+        0x40,
+        1, // START_EXEC A, 11
+        32 + 8,
+        2,
+        0x41,
+        12,
+        4, // vTaskPrioritySet(B, 12), 15
+        32 + 8,
+        1,
+        0x41,
+        1, // vTaskPrioritySet(B) without its priority, 16
+    ];
+    let p = parse(&stream_of("FreeRTOS", &body), FormatChoice::AUTO).unwrap();
+    let b = p.trace.tasks.iter().position(|t| t.name == "B").unwrap() as u32;
+    let sets: Vec<(u64, String, u32, Option<i32>)> = p
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::PrioritySet)
+        .map(|e| (e.time / 1000, p.trace.tasks[e.task as usize].name.clone(), e.peer, e.new_priority()))
+        .collect();
+    assert_eq!(sets, vec![(15, "A".to_string(), b, Some(12))]);
+    assert!(p.warnings.iter().any(|w| w.message.contains("vTaskPrioritySet without its priority")), "{:?}", p.warnings);
+}
+
 /// `TASK_TERMINATE` ends the task: with RT-Thread's one stop per switch,
 /// its switch-out is a block, not a preemption leaving it READY forever.
 #[test]

@@ -276,6 +276,14 @@ impl Decoder {
                 self.trace.events.push(Event::new(now, core, EventKind::EventSet, actor).with_peer(target));
                 self.cores.on(core).signal(Some(actor));
             }
+            Role::Priority => {
+                let Some(priority) = params[1] else {
+                    self.skip(format!("{name} without its priority"));
+                    return;
+                };
+                let target = self.entity(Key::Task(first));
+                self.trace.events.push(Event::priority_set(now, core, actor, target, priority as i32));
+            }
             Role::Signal => {
                 let object = self.object(first);
                 self.trace.objects[object as usize].kind = ObjectKind::Event;

@@ -12,7 +12,8 @@ use crate::PriorityOrder;
 use crate::model::ObjectKind;
 
 /// What an API call does, in the trace model's terms. The call's first
-/// parameter is the object (or, for [`Role::Notify`], the task).
+/// parameter is the object (or, for [`Role::Notify`] and
+/// [`Role::Priority`], the task).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Role {
     /// Puts a message into a queue, mailbox, pipe or FIFO. For FreeRTOS's
@@ -27,6 +28,9 @@ pub(super) enum Role {
     Take(ObjectKind),
     /// Notifies the task its first parameter names.
     Notify,
+    /// Sets the priority of the task its first parameter names to its
+    /// second.
+    Priority,
     /// Sets an event group, event flags or a condition variable.
     Signal,
     /// Delays or waits: the calling task blocks if it is switched out next.
@@ -535,6 +539,7 @@ pub(super) fn role(name: &str) -> Role {
         | "xTaskGenericNotifyFromISR"
         | "vTaskNotifyGiveFromISR"
         | "vTaskGenericNotifyGiveFromISR" => Role::Notify,
+        "vTaskPrioritySet" | "k_thread_priority_set" => Role::Priority,
         "xEventGroupSetBits"
         | "xEventGroupSetBitsFromISR"
         | "k_condvar_signal"
