@@ -7,7 +7,7 @@
 //! of one firmware. Per kind, the mean response over every job of every
 //! instance; and the makespan (the recording's covered time, the replay's
 //! last finish). The fit is a coordinate descent over [`FITTED`], each cost
-//! tried at every value of a doubling grid in turn, kept where the replay
+//! tried at every value of a grid in turn (a doubling one, then a finer one), kept where the replay
 //! comes closer (the mean of |ln(predicted / recorded)| over the kinds plus
 //! that of the makespan), until a round changes nothing: deterministic, and
 //! a few hundred replays.
@@ -32,12 +32,18 @@ pub const FITTED: [&str; 8] = [
     "schedule_ns",
 ];
 
-/// The values each cost is tried at, ns: 0, then doubling from 250 ns to
-/// 256 µs.
-const GRID: [u64; 12] = [0, 250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000];
+/// The values each cost is tried at, ns: first 0 then doubling from 250 ns
+/// to 256 µs, then, from where that descent ended, steps of about √2.
+const GRIDS: [&[u64]; 2] = [
+    &[0, 250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000],
+    &[
+        0, 250, 350, 500, 700, 1_000, 1_400, 2_000, 2_800, 4_000, 5_600, 8_000, 11_000, 16_000, 22_000, 32_000, 45_000,
+        64_000, 90_000, 128_000, 180_000, 256_000,
+    ],
+];
 
 /// At most this many rounds over [`FITTED`].
-const ROUNDS: usize = 4;
+const ROUNDS: usize = 8;
 
 /// A good fit: this share of the kinds within 10 % of the recorded mean
 /// response, and the makespan within 5 %.
@@ -214,24 +220,26 @@ pub fn fit(replay: &Replay, platform: &Platform, reference: &Reference) -> Fit {
     };
     let before = compare(&platform.costs);
     let (mut best, mut costs, mut loss) = (before.clone(), platform.costs.clone(), before.loss());
-    for _ in 0..ROUNDS {
-        let mut changed = false;
-        for key in FITTED {
-            for value in GRID {
-                let mut trial = costs.clone();
-                trial.set(key, value as f64).expect("a known cost, not negative");
-                if trial == costs {
-                    continue;
-                }
-                let c = compare(&trial);
-                let l = c.loss();
-                if l < loss - 1e-12 {
-                    (best, costs, loss, changed) = (c, trial, l, true);
+    for grid in GRIDS {
+        for _ in 0..ROUNDS {
+            let mut changed = false;
+            for key in FITTED {
+                for &value in grid {
+                    let mut trial = costs.clone();
+                    trial.set(key, value as f64).expect("a known cost, not negative");
+                    if trial == costs {
+                        continue;
+                    }
+                    let c = compare(&trial);
+                    let l = c.loss();
+                    if l < loss - 1e-12 {
+                        (best, costs, loss, changed) = (c, trial, l, true);
+                    }
                 }
             }
-        }
-        if !changed {
-            break;
+            if !changed {
+                break;
+            }
         }
     }
     Fit { before, after: best, costs, replays }

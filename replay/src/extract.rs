@@ -151,7 +151,7 @@ impl Replay {
                     j.finish_ns = j.finish_ns.map(covered);
                 }
                 for phase in jobs.iter_mut().flat_map(|j| j.phases.iter_mut()) {
-                    if let Release::Timer(at) = &mut phase.release {
+                    if let Release::Timer(at) | Release::Delay { at, .. } = &mut phase.release {
                         *at = covered(*at);
                     }
                     if let Release::Signal { by } = &mut phase.release {
@@ -159,12 +159,14 @@ impl Replay {
                     }
                     for (_, action) in &mut phase.actions {
                         match action {
-                            Action::Signal { target, .. } => *target = slot(*target),
+                            Action::Signal { target, .. } | Action::HandOff { target, .. } => {
+                                *target = slot(*target);
+                            }
                             Action::SetPriority { task, priority } => {
                                 *task = slot(*task);
                                 *priority = oriented(*priority);
                             }
-                            Action::Take(_) | Action::Give(_) => {}
+                            Action::Take(_) | Action::Give(_) | Action::Send(_) | Action::Receive(_) => {}
                         }
                     }
                     // An idle task's priority is not the replay's.

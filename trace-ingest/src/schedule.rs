@@ -32,7 +32,11 @@
 //!   wakeup, or a message or event aimed at it) is [`Release::Signal`]; the
 //!   waker's current phase gets an [`Action::Signal`] at the execution it
 //!   had consumed in it. Every other release is [`Release::Timer`] at its
-//!   recorded time.
+//!   recorded time, except in a trace with no ready events at all: there a
+//!   switch-in straight after another task's switch-out on its core is a
+//!   hand-off ([`Action::HandOff`]) and one after the idle loop a
+//!   [`Release::Delay`] from the task's own switch-out
+//!   (`Builder::release_at_switch_in`).
 //! - The scheduler start: on each core the first switch-in (of a task or
 //!   the idle loop) starts the scheduler, unless a switch-out came first
 //!   (the trace began with the system running). A job made ready there
@@ -77,6 +81,15 @@ pub enum Release {
         /// The task that released it.
         by: TaskId,
     },
+    /// A time after the task's own previous phase ended (it delayed
+    /// itself, as `vTaskDelay` does): in a replay, `after_ns` after the
+    /// replayed end of that phase.
+    Delay {
+        /// The recorded release, ns from the trace start.
+        at: u64,
+        /// Its distance from the end of the task's previous phase.
+        after_ns: u64,
+    },
 }
 
 /// Something a job does at an execution offset into a phase.
@@ -98,6 +111,23 @@ pub enum Action {
     Take(ObjectId),
     /// Gives it back.
     Give(ObjectId),
+    /// Leaves its core to `target`'s phase `phase` of job `job`, which the
+    /// kernel chose there as it left (a recording without ready events):
+    /// releases it on the same core.
+    HandOff {
+        /// The task released.
+        target: TaskId,
+        /// Its job index.
+        job: u32,
+        /// Its phase within the job.
+        phase: u32,
+    },
+    /// Sends to a queue when the recording names no task it released: a
+    /// kernel call the replay follows only as the time it holds the
+    /// kernel's lock.
+    Send(ObjectId),
+    /// Receives from a queue without blocking, likewise.
+    Receive(ObjectId),
     /// Sets `task`'s own priority (in a [`Schedule`], the trace's
     /// convention; in a replay, its urgency: larger runs first).
     SetPriority {
@@ -309,6 +339,9 @@ impl Schedule {
                 EventKind::IsrEnter => b.isr_enter(t, usize::from(e.core), now),
                 EventKind::IsrExit => b.isr_exit(t, usize::from(e.core), now),
                 EventKind::Wakeup | EventKind::Send | EventKind::EventSet => {
+                    if e.kind == EventKind::Send && e.object != NONE && e.peer == NONE {
+                        b.act(t, Action::Send(e.object), now);
+                    }
                     b.wake(t, e.kind, e.peer, e.bytes, now);
                 }
                 EventKind::Take | EventKind::Give if e.object != NONE => {
@@ -316,6 +349,7 @@ impl Schedule {
                         if e.kind == EventKind::Take { Action::Take(e.object) } else { Action::Give(e.object) };
                     b.act(t, action, now);
                 }
+                EventKind::Receive if e.object != NONE => b.act(t, Action::Receive(e.object), now),
                 EventKind::PrioritySet if e.peer != NONE => {
                     let priority = e.new_priority().unwrap_or_default();
                     b.act(t, Action::SetPriority { task: e.peer, priority }, now);
@@ -415,6 +449,14 @@ struct Builder<'a> {
     last_seen: Vec<Option<u64>>,
     /// Per core, the jobs (task, job index) released at its scheduler start.
     at_start: Vec<Vec<(usize, usize)>>,
+    /// The trace records no ready events: releases are read from the
+    /// switches ([`Builder::release_at_switch_in`]).
+    no_ready: bool,
+    /// Per core, the task switched out last and when, until the next
+    /// switch-in or the idle loop.
+    handoff: Vec<Option<(usize, u64)>>,
+    /// Per task, its latest switch-out.
+    last_out: Vec<Option<u64>>,
 }
 
 impl<'a> Builder<'a> {
@@ -422,10 +464,12 @@ impl<'a> Builder<'a> {
         let n = trace.tasks.len();
         let mut reports_finish = vec![false; n];
         let mut max_core = 0;
+        let mut no_ready = true;
         for e in &trace.events {
             if e.kind == EventKind::Finished {
                 reports_finish[e.task as usize] = true;
             }
+            no_ready &= e.kind != EventKind::Ready;
             max_core = max_core.max(usize::from(e.core));
         }
         Builder {
@@ -447,6 +491,9 @@ impl<'a> Builder<'a> {
             started: vec![false; max_core + 1],
             last_seen: vec![None; n],
             at_start: vec![Vec::new(); max_core + 1],
+            no_ready,
+            handoff: vec![None; max_core + 1],
+            last_out: vec![None; n],
         }
     }
 
@@ -595,8 +642,8 @@ impl<'a> Builder<'a> {
     }
 
     /// A new phase of `t`'s current job at `now`.
-    fn release_phase(&mut self, t: usize, now: u64, signalled: bool) {
-        let wake = if signalled { self.cause(t, now) } else { None };
+    fn release_phase(&mut self, t: usize, now: u64) {
+        let wake = self.cause(t, now);
         let release = wake.map_or(Release::Timer(now), |(by, ..)| Release::Signal { by: by as TaskId });
         let job = self.tasks[t].jobs.last_mut().expect("in a job");
         job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new() });
@@ -633,7 +680,7 @@ impl<'a> Builder<'a> {
         if !s.in_job {
             self.release_job(t, now, true);
         } else if s.blocked {
-            self.release_phase(t, now, true);
+            self.release_phase(t, now);
         }
         self.ready_from(t, core, now);
     }
@@ -660,11 +707,11 @@ impl<'a> Builder<'a> {
         let s = self.state[t];
         if s.in_job && s.blocked {
             // No release since it blocked (the FreeRTOS BTF logger records
-            // no ready events): released now, cause unknown.
-            self.release_phase(t, now, false);
+            // no ready events).
+            self.release_at_switch_in(t, core, now, false);
         }
         if !s.in_job {
-            self.release_job(t, now, false);
+            self.release_at_switch_in(t, core, now, true);
             // Released at its switch-in with no READY, after a gap since
             // the task was last seen: its release was lost in the gap, so
             // its response is unknown.
@@ -679,6 +726,50 @@ impl<'a> Builder<'a> {
         self.state[t].running_on = Some(core as u16);
         self.cores[core].current = Some(t);
         self.cores[core].since = now;
+    }
+
+    /// A job (`new_job`) or a phase of `t` released at its switch-in on
+    /// `core` at `now`, with no READY before it. In a trace that records
+    /// no ready events at all (the FreeRTOS BTF logger), the switches say
+    /// what released it:
+    /// - switched in straight after another task's switch-out on its core
+    ///   (no idle loop between), it was ready when that task left, the
+    ///   moment the kernel chose it: released by that task at the end of
+    ///   its phase ([`Release::Signal`], [`Action::HandOff`]), READY over
+    ///   the dispatch;
+    /// - switched in after the idle loop ran (or after its own
+    ///   switch-out), a timer released it: a delay from its own latest
+    ///   switch-out ([`Release::Delay`]), as `vTaskDelay` counts;
+    /// - otherwise (its first job; a trace with ready events), at `now`.
+    fn release_at_switch_in(&mut self, t: usize, core: usize, now: u64, new_job: bool) {
+        let prior = if self.no_ready { self.handoff[core].take() } else { None };
+        let unbroken = |from: u64| !self.gaps.iter().any(|&(start, end)| start < now && end > from);
+        let (at, release) = match (prior, self.last_out[t]) {
+            (Some((p, at)), _) if p != t && !self.tasks[p].jobs.is_empty() && unbroken(at) => {
+                (at, Release::Signal { by: p as TaskId })
+            }
+            (_, Some(out)) if self.no_ready && unbroken(out) => (now, Release::Delay { at: now, after_ns: now - out }),
+            _ => (now, Release::Timer(now)),
+        };
+        if new_job {
+            self.tasks[t].jobs.push(Job::new(at, release));
+            self.state[t].in_job = true;
+        } else {
+            let job = self.tasks[t].jobs.last_mut().expect("in a job");
+            job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new() });
+        }
+        self.state[t].blocked = false;
+        let Release::Signal { by } = release else { return };
+        let jobs = &self.tasks[t].jobs;
+        let job = (jobs.len() - 1) as u32;
+        let phase = (jobs[jobs.len() - 1].phases.len() - 1) as u32;
+        let action = Action::HandOff { target: t as TaskId, job, phase };
+        if let Some(p) = self.tasks[by as usize].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
+            p.actions.push((p.exec_ns, action));
+        }
+        if now > at {
+            self.tasks[t].ready.push(Stretch { core: core as u16, start_ns: at, end_ns: now });
+        }
     }
 
     /// Another task than `incoming` still runs on `core` (a lost
@@ -713,6 +804,8 @@ impl<'a> Builder<'a> {
         }
         self.state[t].running_on = None;
         self.cores[on].current = None;
+        self.handoff[on] = Some((t, now));
+        self.last_out[t] = Some(now);
         match kind {
             EventKind::Preempted => self.ready_from(t, on, now),
             EventKind::Finished => {
@@ -821,6 +914,7 @@ impl<'a> Builder<'a> {
     fn idle(&mut self, kind: EventKind, t: usize, core: usize, now: u64) {
         match kind {
             EventKind::SwitchIn => {
+                self.handoff[core] = None;
                 if self.cores[core].current.is_some_and(|p| p != t) {
                     self.displace(core, t, now);
                 }

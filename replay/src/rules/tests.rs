@@ -513,3 +513,36 @@ fn a_core_told_to_yield_does_so_after_the_yield_latency() {
     let ipi = replay(&platform);
     assert_eq!(ipi.tasks[lo].response_max_ns, Some(280_000), "without yield_ns, a cross-core signal's latency");
 }
+
+/// A recording without ready events (the FreeRTOS BTF logger): B, handed
+/// core 0 by A at 100 µs, and A, back after the idle loop 200 µs after it
+/// blocked. Replayed on two cores with each switch-in holding the kernel's
+/// lock 30 µs, A's first job ends at 130: B starts there, not beside A at
+/// its recorded 100 µs, and A's second job 200 µs after 130 (at 330), not
+/// at its recorded 300. The queue send A's second job makes holds the lock
+/// too where that costs something (+40 µs).
+#[test]
+fn without_ready_events_hand_offs_chain_and_delays_follow_the_replayed_block() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 1 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n\
+         obj q queue\n0 0 in 1\n100 0 out 1 block\n100 0 in 2\n150 0 out 2 block\n150 0 in 9\n\
+         300 0 out 9 preempt\n300 0 in 1\n305 0 send 1 q -\n310 0 out 1 block\n310 0 in 9\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap() as u32;
+    let run = |switch_ns: u64, give_ns: u64| {
+        let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
+        platform.costs.lock.switch_ns = switch_ns;
+        platform.costs.lock.give_ns = give_ns;
+        let o = simulate(
+            &r,
+            &Setup { policy: Policy::Smp, platform: &platform, core_of: None, masks: None, timeline: true },
+        );
+        let starts = |t: u32| o.timeline.iter().filter(|s| s.task == t).map(|s| s.start_ns / 1000).collect::<Vec<_>>();
+        let ends = |t: u32| o.timeline.iter().filter(|s| s.task == t).map(|s| s.end_ns / 1000).collect::<Vec<_>>();
+        (starts(index("A")), starts(index("B")), ends(index("A")))
+    };
+    assert_eq!(run(0, 0), (vec![0, 300], vec![100], vec![100, 310]), "no cost: as recorded");
+    let (a, b, a_ends) = run(30_000, 0);
+    assert_eq!((a, b), (vec![0, 330], vec![130]));
+    assert_eq!(a_ends.last(), Some(&370));
+    assert_eq!(run(30_000, 40_000).2.last(), Some(&410), "the send holds the lock 40 µs");
+}

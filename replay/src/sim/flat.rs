@@ -6,6 +6,9 @@ use crate::extract::Replay;
 
 /// A phase released by a signal, in [`Flat::release`].
 pub(super) const SIGNALLED: u64 = u64::MAX;
+/// A phase released a delay after the task's previous phase ended
+/// ([`Flat::delay`]), in [`Flat::release`].
+pub(super) const DELAYED: u64 = u64::MAX - 1;
 
 /// The jobs of a replay in flat arrays, in task, job and phase order (a
 /// phase's global id is its place in them), so that the simulator's
@@ -20,8 +23,10 @@ pub(super) struct Flat {
     /// Per global job, whether its response counts: it spans no gap of
     /// the recording (the recording's figures leave it out too).
     pub(super) job_counted: Vec<bool>,
-    /// Per phase, its timer release (ns), or [`SIGNALLED`].
+    /// Per phase, its timer release (ns), [`SIGNALLED`] or [`DELAYED`].
     pub(super) release: Vec<u64>,
+    /// Per phase released [`DELAYED`], the delay (ns); 0 for the others.
+    pub(super) delay: Vec<u64>,
     /// Per phase, the execution it needs.
     pub(super) exec: Vec<u64>,
     /// Per phase, its first action's index in `actions` (one more at the
@@ -32,7 +37,9 @@ pub(super) struct Flat {
 }
 
 impl Flat {
-    pub(super) fn of(replay: &Replay) -> Flat {
+    /// The jobs of `replay`; the queue calls ([`Action::Send`],
+    /// [`Action::Receive`]) only with `queue_calls`.
+    pub(super) fn of(replay: &Replay, queue_calls: bool) -> Flat {
         let jobs: usize = replay.tasks.iter().map(|t| t.jobs.len()).sum();
         let phases: usize = replay.tasks.iter().flat_map(|t| &t.jobs).map(|j| j.phases.len()).sum();
         let mut f = Flat {
@@ -41,6 +48,7 @@ impl Flat {
             job_finished: Vec::with_capacity(jobs),
             job_counted: Vec::with_capacity(jobs),
             release: Vec::with_capacity(phases),
+            delay: Vec::with_capacity(phases),
             exec: Vec::with_capacity(phases),
             action_base: Vec::with_capacity(phases + 1),
             actions: Vec::new(),
@@ -53,12 +61,18 @@ impl Flat {
                 f.job_counted.push(!j.spans_gap);
                 for p in &j.phases {
                     f.release.push(match p.release {
-                        Release::Timer(at) => at,
+                        Release::Timer(at) => at.min(DELAYED - 1),
                         Release::Signal { .. } => SIGNALLED,
+                        Release::Delay { .. } => DELAYED,
+                    });
+                    f.delay.push(match p.release {
+                        Release::Delay { after_ns, .. } => after_ns,
+                        _ => 0,
                     });
                     f.exec.push(p.exec_ns);
                     f.action_base.push(f.actions.len() as u32);
-                    f.actions.extend_from_slice(&p.actions);
+                    let kept = |a: &&(u64, Action)| queue_calls || !matches!(a.1, Action::Send(_) | Action::Receive(_));
+                    f.actions.extend(p.actions.iter().filter(kept));
                 }
             }
         }

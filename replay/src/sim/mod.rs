@@ -51,7 +51,7 @@ mod outcome;
 mod policy;
 mod schedule;
 
-use flat::{Flat, SIGNALLED};
+use flat::{DELAYED, Flat, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, TaskResult};
 pub use policy::Policy;
@@ -232,7 +232,10 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         Policy::Single => 1,
         _ => usize::from(setup.platform.cores),
     };
-    let flat = Flat::of(replay);
+    // A queue call only holds the kernel's lock: followed only where
+    // holding it costs something.
+    let lock = &setup.platform.costs.lock;
+    let flat = Flat::of(replay, k > 1 && (lock.take_ns > 0 || lock.give_ns > 0));
     let total = flat.exec.len();
     let flat_jobs = flat.job_finished.len();
     let Where { mask, home, floats } = Where::of(replay, setup, k);
@@ -438,11 +441,13 @@ impl Sim<'_> {
         let g = self.f.job_phase[gj] as usize + self.phase[i];
         let at = match self.f.release[g] {
             SIGNALLED => self.fired[g],
+            // A recorded delay includes the dispatch path.
+            DELAYED => self.timer_release(i, g),
             // A timer release goes through the kernel's dispatch path.
-            at if at != NOT_FIRED && !self.r.tasks[i].isr => {
-                at.saturating_add(self.s.platform.costs.dispatch_ns.unwrap_or(0))
+            _ if !self.r.tasks[i].isr => {
+                self.timer_release(i, g).saturating_add(self.s.platform.costs.dispatch_ns.unwrap_or(0))
             }
-            at => at,
+            _ => self.timer_release(i, g),
         };
         self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
         if self.rel[i] != NOT_FIRED && self.state[i] == State::Waiting {
@@ -450,6 +455,16 @@ impl Sim<'_> {
         }
         let a = self.f.action_base[g] as usize + self.next_action[i];
         self.point[i] = if a < self.f.action_base[g + 1] as usize { self.f.actions[a].0 } else { self.f.exec[g] };
+    }
+
+    /// When timed phase `g` of task `i` is released: its recorded time, or
+    /// its delay after the end of the task's previous phase.
+    #[inline]
+    fn timer_release(&self, i: usize, g: usize) -> u64 {
+        match self.f.release[g] {
+            DELAYED => self.wait_from[i].saturating_add(self.f.delay[g]),
+            at => at,
+        }
     }
 
     /// The global index of task `i`'s current job.
@@ -626,6 +641,7 @@ impl Sim<'_> {
             let id = self.global_phase(i);
             let dispatched = match self.f.release[id] {
                 SIGNALLED => self.local_wake[id],
+                DELAYED => false,
                 _ => !self.r.tasks[i].isr,
             };
             if dispatched {
@@ -675,7 +691,7 @@ impl Sim<'_> {
                 let (signal, bytes) = self.arrival_cost[id];
                 (self.sent[id].min(at), signal, bytes)
             }
-            t => (t, 0, 0),
+            _ => (self.timer_release(i, id), 0, 0),
         }
     }
 
@@ -723,8 +739,10 @@ impl Sim<'_> {
                     let lock = &self.s.platform.costs.lock;
                     let hold = match action {
                         Action::Signal { .. } => lock.signal_ns,
-                        Action::Take(_) => lock.take_ns,
-                        Action::Give(_) => lock.give_ns,
+                        Action::HandOff { .. } => 0,
+                        // A queue's send and receive are its give and take.
+                        Action::Take(_) | Action::Receive(_) => lock.take_ns,
+                        Action::Give(_) | Action::Send(_) => lock.give_ns,
                         Action::SetPriority { .. } => 0,
                     };
                     self.enter_kernel(i, hold, now);
@@ -732,6 +750,10 @@ impl Sim<'_> {
                         Action::Signal { target, job, phase, bytes } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.signal(now, (i, core), target, job, phase, bytes)
+                        }
+                        Action::HandOff { target, job, phase } => {
+                            self.tell(|h| h.acted(now, i, at, action, false));
+                            self.hand_off(now, target, job, phase);
                         }
                         Action::Take(obj) => {
                             let blocked = self.take(i, core, obj, now);
@@ -741,6 +763,7 @@ impl Sim<'_> {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.give(obj, i, now)
                         }
+                        Action::Send(_) | Action::Receive(_) => self.tell(|h| h.acted(now, i, at, action, false)),
                         Action::SetPriority { task, priority } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             let u = i64::from(priority);
@@ -869,6 +892,22 @@ impl Sim<'_> {
                 to_task: target,
                 arrive_ns: now + delay,
             });
+        }
+    }
+
+    /// A task leaves its core to `target`'s phase: released there,
+    /// through the kernel's dispatch path (no message crosses cores).
+    fn hand_off(&mut self, now: u64, target: u32, job: u32, phase: u32) {
+        let t = target as usize;
+        let id = self.f.job_phase[self.f.job_base[t] as usize + job as usize] as usize + phase as usize;
+        if self.fired[id] != NOT_FIRED {
+            return;
+        }
+        self.local_wake[id] = true;
+        self.fired[id] = now + self.s.platform.costs.dispatch_ns.unwrap_or(0);
+        self.sent[id] = now;
+        if self.job[t] == job as usize && self.phase[t] == phase as usize {
+            self.refresh(t);
         }
     }
 

@@ -30,7 +30,8 @@
 //! from the labels: the same id seen on several cores is one task,
 //! `resume` switches in, `preempt` switches out for any reason (the logger
 //! does not tell preemption from blocking, so corera reads it as blocking
-//! and READY times are not measured), a `preempt` with note `create pri:N`
+//! and the schedule reads each release from the switches: a hand-off or a
+//! delay), a `preempt` with note `create pri:N`
 //! declares the task, and `STI queue|sem|mutex` operations (`send`, `recv`,
 //! `take`, `give`, `create` with an address) are attributed to the task
 //! running on that core.

@@ -704,7 +704,10 @@ impl Trace {
     /// made it ready), outside the recording's gaps (`None` under 5 such
     /// wakes): the kernel's own dispatch path (the tick or PendSV handler,
     /// the context switch), which a recording that does not trace those
-    /// handlers shows only as this delay.
+    /// handlers shows only as this delay. In a recording with no ready
+    /// events at all (the FreeRTOS BTF logger), the delay from a task's
+    /// switch-out to the next task's switch-in on that core (a hand-off,
+    /// no idle loop between) is that path.
     pub fn local_wake(&self) -> Option<CrossCoreWake> {
         CrossCoreWake::of(self.idle_wakes().0)
     }
@@ -723,8 +726,27 @@ impl Trace {
         // (of the first 64) were idle then.
         let mut pending: Vec<Option<(u64, u16, u64)>> = vec![None; self.tasks.len()];
         let (mut local, mut cross) = (Vec::new(), Vec::new());
+        // Without ready events: per core, when a task last left it.
+        let handoffs = !self.events.iter().any(|e| e.kind == EventKind::Ready);
+        let mut left: Vec<Option<u64>> = vec![None; cores];
         for e in &self.events {
             let (t, c) = (e.task as usize, usize::from(e.core));
+            let idle_task = self.tasks[t].kind == TaskKind::Idle;
+            match e.kind {
+                EventKind::SwitchIn if handoffs => {
+                    if let Some(at) = left[c].take()
+                        && !idle_task
+                        && isrs[c] == 0
+                        && self.gap_ns(at, e.time) == 0
+                    {
+                        local.push(e.time - at);
+                    }
+                }
+                EventKind::Preempted | EventKind::Blocked | EventKind::Finished if handoffs => {
+                    left[c] = (!idle_task && running[c] == Some(e.task)).then_some(e.time);
+                }
+                _ => {}
+            }
             match e.kind {
                 EventKind::Ready if pending[t].is_none() => {
                     let idle = running.iter().take(64).enumerate().filter(|(_, r)| **r == Some(NONE));

@@ -276,3 +276,42 @@ fn priorities_run_at_once_follow_the_recorded_priority_changes() {
     let seen = trace.priorities_at_once().expect("one span");
     assert_eq!((seen.spans, seen.longest_ns, seen.longest), (1, 11 * US, (200 * US, 0, 1)));
 }
+
+/// Without ready events (the FreeRTOS BTF logger), the switches say what
+/// released a job: B, switched in 2 µs after A left core 0, was released
+/// by A there (READY over those 2 µs, A's phase ending in the hand-off);
+/// A, switched in after the idle loop, by a delay of 21 µs from its own
+/// switch-out; A's first job at its switch-in.
+#[test]
+fn without_ready_events_the_switches_say_what_released_a_job() {
+    let s = schedule(
+        "task 1 task 1 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n\
+         0 0 in 1\n10 0 out 1 block\n12 0 in 2\n20 0 out 2 block\n20 0 in 9\n\
+         31 0 out 9 preempt\n31 0 in 1\n35 0 out 1 block\n",
+    );
+    let (a, b) = (&s.tasks[0], &s.tasks[1]);
+    assert_eq!(a.jobs[0].phases[0].release, Release::Timer(0));
+    assert_eq!(a.jobs[0].phases[0].actions, vec![(10 * US, Action::HandOff { target: 1, job: 0, phase: 0 })]);
+    assert_eq!(b.jobs[0].phases[0].release, Release::Signal { by: 0 });
+    assert_eq!((b.jobs[0].release_ns, b.jobs[0].response_ns()), (10 * US, Some(10 * US)));
+    assert_eq!(b.ready_ns(), 2 * US);
+    assert_eq!(a.jobs[1].phases[0].release, Release::Delay { at: 31 * US, after_ns: 21 * US });
+    assert_eq!((a.jobs[1].release_ns, a.jobs[1].response_ns()), (31 * US, Some(4 * US)));
+    assert_eq!(a.ready_ns(), 0);
+}
+
+/// Without ready events, the kernel's switch path shows as the time from
+/// one task's switch-out to the next one's switch-in on that core (here 3
+/// µs, five times); a switch-in after the idle loop is not one.
+#[test]
+fn without_ready_events_the_dispatch_delay_is_measured_at_the_hand_offs() {
+    let mut body = String::from("task 1 task 1 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n0 0 in 1\n");
+    for k in 0..5u64 {
+        let t = 100 * k;
+        body += &format!("{} 0 out 1 block\n{} 0 in 2\n{} 0 out 2 block\n{} 0 in 9\n", t + 10, t + 13, t + 20, t + 20);
+        body += &format!("{} 0 out 9 preempt\n{} 0 in 1\n", t + 100, t + 100);
+    }
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::AUTO).unwrap().trace;
+    let w = trace.local_wake().expect("five hand-offs");
+    assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 3 * US, 3 * US, 3 * US));
+}
