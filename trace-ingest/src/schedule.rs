@@ -740,7 +740,10 @@ impl<'a> Builder<'a> {
     /// - switched in after the idle loop ran (or after its own
     ///   switch-out), a timer released it: a delay from its own latest
     ///   switch-out ([`Release::Delay`]), as `vTaskDelay` counts;
-    /// - otherwise (its first job; a trace with ready events), at `now`.
+    /// - its first job at `now`, as a delay from the trace's start (the
+    ///   dispatch that led to the switch-in is past: a timer release would
+    ///   be charged it again);
+    /// - otherwise (a trace with ready events, a gap before), at `now`.
     fn release_at_switch_in(&mut self, t: usize, core: usize, now: u64, new_job: bool) {
         let prior = if self.no_ready { self.handoff[core].take() } else { None };
         let unbroken = |from: u64| !self.gaps.iter().any(|&(start, end)| start < now && end > from);
@@ -749,6 +752,8 @@ impl<'a> Builder<'a> {
                 (at, Release::Signal { by: p as TaskId })
             }
             (_, Some(out)) if self.no_ready && unbroken(out) => (now, Release::Delay { at: now, after_ns: now - out }),
+            // Its first job: the switch-in already includes the dispatch.
+            (_, None) if self.no_ready && unbroken(0) => (now, Release::Delay { at: now, after_ns: now }),
             _ => (now, Release::Timer(now)),
         };
         if new_job {

@@ -546,3 +546,25 @@ fn without_ready_events_hand_offs_chain_and_delays_follow_the_replayed_block() {
     assert_eq!(a_ends.last(), Some(&370));
     assert_eq!(run(30_000, 40_000).2.last(), Some(&410), "the send holds the lock 40 µs");
 }
+
+/// Two tasks that take two mutexes in opposite orders, recorded one after
+/// the other on one core: replayed side by side on two cores each holds
+/// one and waits on the other. Nothing runs and nothing is to come, so the
+/// most urgent blocked take goes on as recorded, counted once, and every
+/// job still does all its work (the replay used to stop there).
+#[test]
+fn a_deadlock_the_recording_never_shows_is_counted_and_broken() {
+    let trace = log("corera-log 1 clock=us\ntask 1 task 2 A\ntask 2 task 1 B\nobj m1 mutex\nobj m2 mutex\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 1\n1 0 take 1 m1\n5 0 take 1 m2\n8 0 give 1 m2\n9 0 give 1 m1\n10 0 out 1 done\n\
+         10 0 in 2\n11 0 take 2 m2\n15 0 take 2 m1\n18 0 give 2 m1\n19 0 give 2 m2\n20 0 out 2 done\n");
+    let r = Replay::from_trace(&trace, &[]);
+    assert_eq!(single(&r).deadlocks, 0, "as recorded, one after the other");
+    let mut r = r;
+    r.set_kernel(&Kernel { run_multiple_priorities: Some(true), ..Kernel::default() }).unwrap();
+    let o = two_cores(&r, Policy::Smp, None);
+    assert_eq!(o.deadlocks, 1, "{:?}", o.timeline);
+    for (t, res) in r.tasks.iter().zip(&o.tasks) {
+        let demand: u64 = t.jobs.iter().flat_map(|j| &j.phases).map(|p| p.exec_ns).sum();
+        assert_eq!(res.running_ns, demand, "{}", t.name);
+    }
+}

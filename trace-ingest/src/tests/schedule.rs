@@ -281,7 +281,8 @@ fn priorities_run_at_once_follow_the_recorded_priority_changes() {
 /// released a job: B, switched in 2 µs after A left core 0, was released
 /// by A there (READY over those 2 µs, A's phase ending in the hand-off);
 /// A, switched in after the idle loop, by a delay of 21 µs from its own
-/// switch-out; A's first job at its switch-in.
+/// switch-out; A's first job at its switch-in, a delay from the trace's
+/// start (the dispatch that led to it is past, not to be charged again).
 #[test]
 fn without_ready_events_the_switches_say_what_released_a_job() {
     let s = schedule(
@@ -290,7 +291,7 @@ fn without_ready_events_the_switches_say_what_released_a_job() {
          31 0 out 9 preempt\n31 0 in 1\n35 0 out 1 block\n",
     );
     let (a, b) = (&s.tasks[0], &s.tasks[1]);
-    assert_eq!(a.jobs[0].phases[0].release, Release::Timer(0));
+    assert_eq!(a.jobs[0].phases[0].release, Release::Delay { at: 0, after_ns: 0 });
     assert_eq!(a.jobs[0].phases[0].actions, vec![(10 * US, Action::HandOff { target: 1, job: 0, phase: 0 })]);
     assert_eq!(b.jobs[0].phases[0].release, Release::Signal { by: 0 });
     assert_eq!((b.jobs[0].release_ns, b.jobs[0].response_ns()), (10 * US, Some(10 * US)));
