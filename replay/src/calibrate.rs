@@ -7,10 +7,10 @@
 //! of one firmware. Per kind, the mean response over every job of every
 //! instance; and the makespan (the recording's covered time, the replay's
 //! last finish). The fit is a coordinate descent over [`FITTED`], each cost
-//! tried at every value of a grid in turn (a doubling one, then a finer one), kept where the replay
-//! comes closer (the mean of |ln(predicted / recorded)| over the kinds plus
-//! that of the makespan), until a round changes nothing: deterministic, and
-//! a few hundred replays.
+//! tried at every value of a grid in turn (a doubling one, then from there a
+//! finer one), kept where the replay comes closer (the mean of
+//! |ln(predicted / recorded)| over the kinds plus that of the makespan),
+//! until a round changes nothing: deterministic, and a few hundred replays.
 
 use std::collections::BTreeMap;
 

@@ -406,6 +406,11 @@ fn covered(gaps: &[(u64, u64)], from: u64, to: u64) -> Vec<(u64, u64)> {
     pieces
 }
 
+/// Whether a gap of `gaps` lies (partly) inside `(from, to)`.
+fn gap_between(gaps: &[(u64, u64)], from: u64, to: u64) -> bool {
+    gaps.iter().any(|&(start, end)| start < to && end > from)
+}
+
 /// The pieces of each stretch outside `gaps`.
 fn clip(stretches: &mut Vec<Stretch>, gaps: &[(u64, u64)]) {
     if gaps.is_empty() {
@@ -464,12 +469,10 @@ impl<'a> Builder<'a> {
         let n = trace.tasks.len();
         let mut reports_finish = vec![false; n];
         let mut max_core = 0;
-        let mut no_ready = true;
         for e in &trace.events {
             if e.kind == EventKind::Finished {
                 reports_finish[e.task as usize] = true;
             }
-            no_ready &= e.kind != EventKind::Ready;
             max_core = max_core.max(usize::from(e.core));
         }
         Builder {
@@ -491,7 +494,7 @@ impl<'a> Builder<'a> {
             started: vec![false; max_core + 1],
             last_seen: vec![None; n],
             at_start: vec![Vec::new(); max_core + 1],
-            no_ready,
+            no_ready: !trace.records_ready(),
             handoff: vec![None; max_core + 1],
             last_out: vec![None; n],
         }
@@ -746,7 +749,7 @@ impl<'a> Builder<'a> {
     /// - otherwise (a trace with ready events, a gap before), at `now`.
     fn release_at_switch_in(&mut self, t: usize, core: usize, now: u64, new_job: bool) {
         let prior = if self.no_ready { self.handoff[core].take() } else { None };
-        let unbroken = |from: u64| !self.gaps.iter().any(|&(start, end)| start < now && end > from);
+        let unbroken = |from: u64| !gap_between(&self.gaps, from, now);
         let (at, release) = match (prior, self.last_out[t]) {
             (Some((p, at)), _) if p != t && !self.tasks[p].jobs.is_empty() && unbroken(at) => {
                 (at, Release::Signal { by: p as TaskId })
@@ -830,7 +833,7 @@ impl<'a> Builder<'a> {
             && let Some(job) = self.tasks[t].jobs.last_mut()
         {
             job.finish_ns = Some(now);
-            job.spans_gap |= self.gaps.iter().any(|&(start, end)| start < now && end > job.release_ns);
+            job.spans_gap |= gap_between(&self.gaps, job.release_ns, now);
         }
         self.state[t].in_job = false;
         self.state[t].blocked = false;

@@ -859,11 +859,7 @@ impl Sim<'_> {
         } else {
             job
         };
-        let id = self.f.job_phase[self.f.job_base[t] as usize + job as usize] as usize + phase as usize;
-        if self.fired[id] != NOT_FIRED {
-            // Already released by another signal: this one changes nothing.
-            return;
-        }
+        let Some(id) = self.unfired(t, job, phase) else { return };
         let dest = self.home[t].or(self.last_core[t]).unwrap_or(core);
         let distance = if self.k > 1 { self.s.platform.distance(usize::from(core), usize::from(dest)) } else { 0 };
         let costs = &self.s.platform.costs;
@@ -879,11 +875,7 @@ impl Sim<'_> {
             self.local_wake[id] = true;
             costs.dispatch_ns.unwrap_or(0)
         };
-        self.fired[id] = now + delay;
-        self.sent[id] = now;
-        if self.job[t] == job as usize && self.phase[t] == phase as usize {
-            self.refresh(t);
-        }
+        self.fire(id, (t, job, phase), now, delay);
         if self.s.timeline {
             self.out.flows.push(Flow {
                 from_task: from as u32,
@@ -899,12 +891,22 @@ impl Sim<'_> {
     /// through the kernel's dispatch path (no message crosses cores).
     fn hand_off(&mut self, now: u64, target: u32, job: u32, phase: u32) {
         let t = target as usize;
-        let id = self.f.job_phase[self.f.job_base[t] as usize + job as usize] as usize + phase as usize;
-        if self.fired[id] != NOT_FIRED {
-            return;
-        }
+        let Some(id) = self.unfired(t, job, phase) else { return };
         self.local_wake[id] = true;
-        self.fired[id] = now + self.s.platform.costs.dispatch_ns.unwrap_or(0);
+        self.fire(id, (t, job, phase), now, self.s.platform.costs.dispatch_ns.unwrap_or(0));
+    }
+
+    /// The global id of task `t`'s phase `phase` of job `job`, unless a
+    /// signal or hand-off released it already (another changes nothing).
+    fn unfired(&self, t: usize, job: u32, phase: u32) -> Option<usize> {
+        let id = self.f.job_phase[self.f.job_base[t] as usize + job as usize] as usize + phase as usize;
+        (self.fired[id] == NOT_FIRED).then_some(id)
+    }
+
+    /// Phase `id` (task `t`'s `job`, `phase`) is released, sent at `now`,
+    /// arriving `delay` later.
+    fn fire(&mut self, id: usize, (t, job, phase): (usize, u32, u32), now: u64, delay: u64) {
+        self.fired[id] = now + delay;
         self.sent[id] = now;
         if self.job[t] == job as usize && self.phase[t] == phase as usize {
             self.refresh(t);

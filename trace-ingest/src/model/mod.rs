@@ -572,6 +572,13 @@ impl Trace {
         self.gaps.iter().map(|g| g.end.min(to).saturating_sub(g.start.max(from))).sum()
     }
 
+    /// Whether the recording has ready events at all (the FreeRTOS BTF
+    /// logger and an ftrace without `sched_wakeup` have none: the
+    /// schedule then reads releases from the switches).
+    pub fn records_ready(&self) -> bool {
+        self.events.iter().any(|e| e.kind == EventKind::Ready)
+    }
+
     /// Time in ns the recording covers: its span less its gaps.
     pub fn covered(&self) -> u64 {
         self.duration() - self.gap_ns(self.start(), self.end())
@@ -727,7 +734,7 @@ impl Trace {
         let mut pending: Vec<Option<(u64, u16, u64)>> = vec![None; self.tasks.len()];
         let (mut local, mut cross) = (Vec::new(), Vec::new());
         // Without ready events: per core, when a task last left it.
-        let handoffs = !self.events.iter().any(|e| e.kind == EventKind::Ready);
+        let handoffs = !self.records_ready();
         let mut left: Vec<Option<u64>> = vec![None; cores];
         for e in &self.events {
             let (t, c) = (e.task as usize, usize::from(e.core));
