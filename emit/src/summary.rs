@@ -599,9 +599,12 @@ fn wake_text(w: &corera_trace_ingest::CrossCoreWake, charged_ns: u64, samples: &
         ns => format!("the platform's {} charged", us(ns)),
     };
     if !w.is_steady() {
-        return format!(
-            "{low} to {high} in the middle half of {n} {samples} (median {median}): no one latency, {charged}"
-        );
+        let spread = format!("{low} to {high} in the middle half of {n} {samples} (median {median}): no one latency");
+        return if charged_ns > 0 && charged_ns == w.p25_ns {
+            format!("{spread}; its lower quartile, which three in four took at least, charged to each {what}")
+        } else {
+            format!("{spread}, {charged}")
+        };
     }
     let measured = format!("{median} (median of {n} {samples}; middle half {low} to {high})");
     if w.median_ns == 0 {

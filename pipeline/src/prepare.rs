@@ -102,8 +102,9 @@ impl Prepared {
     /// The recording replayed under its own placement (each task on the
     /// cores it ran on; AMP, or masks where a task migrated) against the
     /// recording, per task. Without `given_platform` the replay runs on the
-    /// recorded cores with no modelled overhead but the recorded steady
-    /// cross-core wake.
+    /// recorded cores with no modelled overhead but the recorded wakes
+    /// onto an idle core (local and cross-core, by
+    /// [`corera_trace_ingest::CrossCoreWake::dispatch_ns`]) and yield.
     ///
     /// # Errors
     /// A platform with fewer cores than the recording used.
@@ -115,12 +116,12 @@ impl Prepared {
         } else {
             let mut platform = Platform::identical(cores as u16);
             platform.costs = corera_placement::Costs::none();
-            platform.costs.dispatch_ns = steady_local_wake(&self.parsed.trace);
+            platform.costs.dispatch_ns = recorded_local_wake(&self.parsed.trace);
             platform.costs.yield_ns = steady_yield(&self.parsed.trace);
-            // What a cross-core wake took in the recording, when it took
-            // one steady time, delays each cross-core signal.
-            if let Some(w) = wake.filter(|w| w.is_steady()) {
-                platform.costs.message_latency_ns = w.median_ns;
+            // What a cross-core wake took in the recording delays each
+            // cross-core signal, by the rule of the local one.
+            if let Some(w) = wake {
+                platform.costs.message_latency_ns = w.dispatch_ns();
             }
             platform
         };
@@ -195,11 +196,12 @@ impl Prepared {
     }
 }
 
-/// The recorded dispatch delay onto an idle core, when it is one steady
-/// time (a kernel whose tick and switch handlers the recording does not
-/// show): every local release in a replay takes as long.
-fn steady_local_wake(trace: &corera_trace_ingest::Trace) -> Option<u64> {
-    trace.local_wake().filter(|w| w.is_steady() && w.median_ns > 0).map(|w| w.median_ns)
+/// The recorded dispatch delay onto an idle core (a kernel whose tick and
+/// switch handlers the recording does not show, an idle state's exit):
+/// every local release in a replay takes as long
+/// ([`corera_trace_ingest::CrossCoreWake::dispatch_ns`]).
+fn recorded_local_wake(trace: &corera_trace_ingest::Trace) -> Option<u64> {
+    trace.local_wake().map(|w| w.dispatch_ns()).filter(|&ns| ns > 0)
 }
 
 /// The recorded time a core took to yield to a higher priority made ready
@@ -260,7 +262,7 @@ pub fn prepare(input: &Input, place: &Options) -> Result<Prepared> {
         }
     }
     if platform.costs.dispatch_ns.is_none() {
-        platform.costs.dispatch_ns = steady_local_wake(&parsed.trace);
+        platform.costs.dispatch_ns = recorded_local_wake(&parsed.trace);
     }
     if platform.costs.yield_ns.is_none() {
         platform.costs.yield_ns = steady_yield(&parsed.trace);
