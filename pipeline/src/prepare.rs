@@ -104,7 +104,7 @@ impl Prepared {
     /// recording, per task. Without `given_platform` the replay runs on the
     /// recorded cores with no modelled overhead but the recorded wakes
     /// onto an idle core (local and cross-core, by
-    /// [`corera_trace_ingest::CrossCoreWake::dispatch_ns`]) and yield.
+    /// [`corera_trace_ingest::CrossCoreWake::charged_ns`]) and yield.
     ///
     /// # Errors
     /// A platform with fewer cores than the recording used.
@@ -121,7 +121,7 @@ impl Prepared {
             // What a cross-core wake took in the recording delays each
             // cross-core signal, by the rule of the local one.
             if let Some(w) = wake {
-                platform.costs.message_latency_ns = w.dispatch_ns();
+                platform.costs.message_latency_ns = w.charged_ns();
             }
             platform
         };
@@ -199,9 +199,9 @@ impl Prepared {
 /// The recorded dispatch delay onto an idle core (a kernel whose tick and
 /// switch handlers the recording does not show, an idle state's exit):
 /// every local release in a replay takes as long
-/// ([`corera_trace_ingest::CrossCoreWake::dispatch_ns`]).
+/// ([`corera_trace_ingest::CrossCoreWake::charged_ns`]).
 fn recorded_local_wake(trace: &corera_trace_ingest::Trace) -> Option<u64> {
-    trace.local_wake().map(|w| w.dispatch_ns()).filter(|&ns| ns > 0)
+    trace.local_wake().map(|w| w.charged_ns()).filter(|&ns| ns > 0)
 }
 
 /// The recorded time a core took to yield to a higher priority made ready

@@ -253,6 +253,11 @@ fn wakes_log(dir: &std::path::Path, os: &str, delays: &[u64]) -> std::path::Path
     path
 }
 
+/// `corera simulate TRACE --as-recorded -q`, which must succeed.
+fn as_recorded(trace: &std::path::Path) -> assert_cmd::assert::Assert {
+    corera().arg("simulate").arg(trace).args(["--as-recorded", "-q"]).assert().success()
+}
+
 /// A recording whose every wake onto an idle core takes 7 µs (an untraced
 /// dispatch path): `simulate --as-recorded` measures it, says so and
 /// charges it, and reproduces the recorded responses.
@@ -260,12 +265,7 @@ fn wakes_log(dir: &std::path::Path, os: &str, delays: &[u64]) -> std::path::Path
 fn as_recorded_charges_the_recorded_dispatch_delay() {
     let dir = tempfile::tempdir().unwrap();
     let trace = wakes_log(dir.path(), "freertos", &[7; 5]);
-    corera()
-        .arg("simulate")
-        .arg(&trace)
-        .args(["--as-recorded", "-q"])
-        .assert()
-        .success()
+    as_recorded(&trace)
         .stdout(predicate::str::contains("dispatch on the same core: 7.0 µs (median of 5 wakes onto an idle core"))
         .stdout(predicate::str::contains("charged to each local release"))
         .stdout(predicate::str::contains(
@@ -282,11 +282,10 @@ fn as_recorded_charges_the_recorded_dispatch_delay() {
 fn as_recorded_charges_the_lower_quartile_of_a_spread_dispatch_delay() {
     let dir = tempfile::tempdir().unwrap();
     let trace = wakes_log(dir.path(), "linux", &[300, 30, 150, 35, 70, 40, 100, 50]);
-    corera().arg("simulate").arg(&trace).args(["--as-recorded", "-q"]).assert().success()
-        .stdout(predicate::str::contains(
-            "dispatch on the same core: 35.0 µs to 100.0 µs in the middle half of 8 wakes onto an idle core (median 50.0 µs): \
-             no one latency; its lower quartile, which three in four took at least, charged to each local release",
-        ));
+    let text = "dispatch on the same core: 35.0 µs to 100.0 µs in the middle half of 8 wakes onto an idle core \
+                (median 50.0 µs): no one latency; its lower quartile, which three in four took at least, charged to \
+                each local release";
+    as_recorded(&trace).stdout(predicate::str::contains(text));
     let out = corera().arg("simulate").arg(&trace).args(["--as-recorded", "-q", "--json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

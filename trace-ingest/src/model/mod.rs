@@ -473,13 +473,13 @@ impl CrossCoreWake {
         self.p25_ns as f64 >= 0.75 * self.median_ns as f64 && self.p75_ns as f64 <= 1.25 * self.median_ns as f64
     }
 
-    /// What a replay charges each wake onto an idle core on the core it
-    /// was made ready on: the median when the delays show one latency;
-    /// else their lower quartile, which three wakes in four took at least
-    /// (an idle state's exit at its shallowest, a switch path with a
-    /// tail). Charging none there would start every replayed wake sooner
-    /// than three in four recorded ones.
-    pub fn dispatch_ns(&self) -> u64 {
+    /// What a replay charges each such wake (a local one as `dispatch_ns`,
+    /// a cross-core one as `message_latency_ns`): the median when the
+    /// delays show one latency; else their lower quartile, which three
+    /// wakes in four took at least (an idle state's exit at its
+    /// shallowest, a switch path with a tail). Charging none there would
+    /// start every replayed wake sooner than three in four recorded ones.
+    pub fn charged_ns(&self) -> u64 {
         if self.is_steady() { self.median_ns } else { self.p25_ns }
     }
 }
