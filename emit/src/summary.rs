@@ -573,6 +573,11 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
         let charged = r.platform.costs.dispatch_ns.unwrap_or(0);
         let _ = writeln!(s, "dispatch on the same core: {}", wake_text(w, charged, WAKES, "local release"));
     }
+    if let Some(w) = &r.context_switch {
+        let charged = r.platform.costs.context_switch_ns.unwrap_or(0);
+        let samples = "switches onto a task ready already";
+        let _ = writeln!(s, "context switch: {}", wake_text(w, charged, samples, "switch from one task to another"));
+    }
     if let Some(w) = &r.yield_latency {
         let costs = &r.platform.costs;
         let charged = costs.yield_ns.unwrap_or(costs.message_latency_ns);

@@ -117,6 +117,7 @@ impl Prepared {
             let mut platform = Platform::identical(cores as u16);
             platform.costs = corera_placement::Costs::none();
             platform.costs.dispatch_ns = recorded_local_wake(&self.parsed.trace);
+            platform.costs.context_switch_ns = recorded_context_switch(&self.parsed.trace);
             platform.costs.yield_ns = steady_yield(&self.parsed.trace);
             // What a cross-core wake took in the recording delays each
             // cross-core signal, by the rule of the local one.
@@ -188,6 +189,7 @@ impl Prepared {
             rules: Some(workload.rules.clone()),
             cross_core_wake: wake,
             local_wake: self.parsed.trace.local_wake(),
+            context_switch: self.parsed.trace.context_switch(),
             // Only a kernel that runs one priority at a time asks for yields.
             yield_latency: (!workload.rules.multiple_priorities)
                 .then(|| self.parsed.trace.priorities_at_once().and_then(|p| p.yields))
@@ -202,6 +204,13 @@ impl Prepared {
 /// ([`corera_trace_ingest::CrossCoreWake::charged_ns`]).
 fn recorded_local_wake(trace: &corera_trace_ingest::Trace) -> Option<u64> {
     trace.local_wake().map(|w| w.charged_ns()).filter(|&ns| ns > 0)
+}
+
+/// The recorded context switch ([`corera_trace_ingest::Trace::context_switch`]),
+/// by the rule of the local wake: the median when steady, else the lower
+/// quartile.
+fn recorded_context_switch(trace: &corera_trace_ingest::Trace) -> Option<u64> {
+    trace.context_switch().map(|w| w.charged_ns()).filter(|&ns| ns > 0)
 }
 
 /// The recorded time a core took to yield to a higher priority made ready
@@ -260,6 +269,9 @@ pub fn prepare(input: &Input, place: &Options) -> Result<Prepared> {
                 constraints.deadline.push(Deadline { task: task.clone(), ms: *ns as f64 / 1e6 });
             }
         }
+    }
+    if platform.costs.context_switch_ns.is_none() {
+        platform.costs.context_switch_ns = recorded_context_switch(&parsed.trace);
     }
     if platform.costs.dispatch_ns.is_none() {
         platform.costs.dispatch_ns = recorded_local_wake(&parsed.trace);

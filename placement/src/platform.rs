@@ -155,6 +155,13 @@ pub struct Costs {
     /// one steady delay onto an idle core, else 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dispatch_ns: Option<u64>,
+    /// CPU time of a context switch on its core: from a task's switch-out
+    /// to the next task's switch-in there, a stretch in which no task
+    /// runs, charged to the task switched in, ns. Unset: what the
+    /// recording shows, where it records ready events (without them that
+    /// stretch is the dispatch of a hand-off) and one steady time, else 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_switch_ns: Option<u64>,
     /// Time from a core being told by another to yield to a more urgent
     /// priority (a kernel that runs one priority at a time) to its
     /// switch: the inter-processor interrupt and the critical section it
@@ -208,6 +215,7 @@ impl Default for Costs {
             footprint_bytes: std::collections::BTreeMap::new(),
             schedule_ns: 1_000,
             dispatch_ns: None,
+            context_switch_ns: None,
             yield_ns: None,
             lock: KernelLock::default(),
         }
@@ -227,6 +235,7 @@ impl Costs {
             footprint_bytes: Default::default(),
             schedule_ns: 0,
             dispatch_ns: None,
+            context_switch_ns: None,
             yield_ns: None,
             lock: KernelLock::default(),
         }
@@ -234,7 +243,7 @@ impl Costs {
 
     /// The costs `--sweep` can vary and `corera calibrate` fits, by their
     /// `[costs]` names (`lock.` for `[costs.lock]`).
-    pub const KEYS: [&'static str; 11] = [
+    pub const KEYS: [&'static str; 12] = [
         "message_latency_ns",
         "message_cpu_ns",
         "byte_ns",
@@ -242,6 +251,7 @@ impl Costs {
         "refill_ns_per_byte",
         "schedule_ns",
         "dispatch_ns",
+        "context_switch_ns",
         "lock.switch_ns",
         "lock.signal_ns",
         "lock.take_ns",
@@ -258,6 +268,7 @@ impl Costs {
             "refill_ns_per_byte" => self.refill_ns_per_byte,
             "schedule_ns" => self.schedule_ns as f64,
             "dispatch_ns" => self.dispatch_ns.unwrap_or(0) as f64,
+            "context_switch_ns" => self.context_switch_ns.unwrap_or(0) as f64,
             "lock.switch_ns" => self.lock.switch_ns as f64,
             "lock.signal_ns" => self.lock.signal_ns as f64,
             "lock.take_ns" => self.lock.take_ns as f64,
@@ -283,6 +294,7 @@ impl Costs {
             "refill_ns_per_byte" => self.refill_ns_per_byte = value,
             "schedule_ns" => self.schedule_ns = ns,
             "dispatch_ns" => self.dispatch_ns = Some(ns),
+            "context_switch_ns" => self.context_switch_ns = Some(ns),
             "lock.switch_ns" => self.lock.switch_ns = ns,
             "lock.signal_ns" => self.lock.signal_ns = ns,
             "lock.take_ns" => self.lock.take_ns = ns,

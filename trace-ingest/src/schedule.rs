@@ -36,7 +36,11 @@
 //!   switch-in straight after another task's switch-out on its core is a
 //!   hand-off ([`Action::HandOff`]) and one after the idle loop a
 //!   [`Release::Delay`] from the task's own switch-out
-//!   (`Builder::release_at_switch_in`).
+//!   (`Builder::release_at_switch_in`). Where the trace records its tick,
+//!   a task whose timer releases count a steady number of ticks from its
+//!   own block, more steadily than from its previous timer release, waits
+//!   delays, not a period: those become [`Release::Delay`]s too
+//!   (`delays_from_timers`).
 //! - The scheduler start: on each core the first switch-in (of a task or
 //!   the idle loop) starts the scheduler, unless a switch-out came first
 //!   (the trace began with the system running). A job made ready there
@@ -50,7 +54,7 @@
 //!
 //! Times are ns from the trace's first event.
 
-use crate::{EventKind, NONE, ObjectId, TaskId, TaskKind, Trace, Warning};
+use crate::{EventKind, NONE, ObjectId, TaskId, TaskKind, Tick, Trace, Warning};
 
 /// A stretch of time on a core.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -388,6 +392,58 @@ struct CoreState {
     /// Per ISR of `isrs`: what it interrupted (a task or an outer ISR, if
     /// anything ran) and since when.
     paused: Vec<Option<(usize, u64)>>,
+}
+
+/// A task whose timer releases come a steadier number of kernel ticks
+/// after its own previous block than after its previous timer release
+/// waits a delay (`vTaskDelay`, `k_sleep`), not a period
+/// (`vTaskDelayUntil`): its jobs so released become [`Release::Delay`]s from that block, which a
+/// replay counts from where the previous job ends there. Decided on how
+/// many jobs come at the most common count: the delay must explain nine in
+/// ten, and a tenth of them more than the period does (three at least), as
+/// a job that ends in the tick it started in is as well explained by
+/// either. Only where the trace records its tick (what a delay counts).
+fn delays_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
+    let phase = tick.at_ns.saturating_sub(start) % tick.period_ns.max(1);
+    let ticks_to = |t: u64| t.saturating_sub(phase) / tick.period_ns.max(1);
+    let mut from_block = Vec::new();
+    let mut from_release = Vec::new();
+    let timer = |j: &Job| match j.phases[0].release {
+        Release::Timer(at) => Some(at),
+        _ => None,
+    };
+    let mut last_timer = task.jobs.first().and_then(timer);
+    for w in task.jobs.windows(2) {
+        if let (Release::Timer(at), Some(end)) = (w[1].phases[0].release, w[0].finish_ns)
+            && at >= end
+        {
+            from_block.push(ticks_to(at) - ticks_to(end));
+            if let Some(previous) = last_timer {
+                from_release.push(ticks_to(at) - ticks_to(previous));
+            }
+        }
+        last_timer = timer(&w[1]).or(last_timer);
+    }
+    let n = from_block.len();
+    let delay = modal_count(&mut from_block);
+    if n < 3 || delay * 10 < n * 9 || delay < modal_count(&mut from_release) + (n / 10).max(3) {
+        return;
+    }
+    let mut previous_end = None;
+    for job in &mut task.jobs {
+        if let (Release::Timer(at), Some(end)) = (job.phases[0].release, previous_end)
+            && at >= end
+        {
+            job.phases[0].release = Release::Delay { at, after_ns: at - end };
+        }
+        previous_end = job.finish_ns;
+    }
+}
+
+/// How many of `values` (sorted in place) equal the most common one.
+fn modal_count(values: &mut [u64]) -> usize {
+    values.sort_unstable();
+    values.chunk_by(|a, b| a == b).map(<[u64]>::len).max().unwrap_or(0)
 }
 
 /// The pieces of `[from, to)` outside `gaps` (sorted, not overlapping).
@@ -948,6 +1004,11 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self) -> Schedule {
         self.order_start_releases();
+        if let Some(tick) = self.trace.tick.as_ref().filter(|t| t.period_ns > 0) {
+            for task in &mut self.tasks {
+                delays_from_timers(task, tick, self.start);
+            }
+        }
         let end = self.trace.duration();
         for core in 0..self.cores.len() {
             self.pause_top(core, end);

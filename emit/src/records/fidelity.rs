@@ -43,6 +43,11 @@ pub struct FidelityRecord {
     /// `dispatch_ns`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_wake: Option<corera_trace_ingest::CrossCoreWake>,
+    /// What a context switch took in a recording with ready events (from a
+    /// switch-out to the next switch-in of a task ready already); when
+    /// steady (and no `--platform`), the platform's `context_switch_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_switch: Option<corera_trace_ingest::CrossCoreWake>,
     /// Under a kernel that runs one priority at a time, what a core took to
     /// yield to a higher priority made ready on another (the spans in which
     /// a lower priority ran beside it); when steady

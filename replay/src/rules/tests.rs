@@ -15,6 +15,14 @@ fn single(r: &Replay) -> Outcome {
     simulate(r, &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true })
 }
 
+/// Replays `r` on one core with no costs but what `set` gives.
+fn single_costing(r: &Replay, set: impl FnOnce(&mut corera_placement::Costs)) -> Outcome {
+    let mut platform = Platform::identical(1);
+    platform.costs = corera_placement::Costs::none();
+    set(&mut platform.costs);
+    simulate(r, &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: false })
+}
+
 /// Replays `r` (of `trace`, one job per task) on one core and checks each
 /// task's response against the recording's; the outcome, for more checks.
 fn assert_first_responses_as_recorded(trace: &Trace, r: &Replay) -> Outcome {
@@ -271,17 +279,37 @@ fn a_steady_dispatch_delay_is_charged_to_local_releases() {
     let trace = log(&text);
     let r = Replay::from_trace(&trace, &[]);
     let run = |dispatch_ns| {
-        let mut platform = Platform::identical(1);
-        platform.costs = corera_placement::Costs::none();
-        platform.costs.dispatch_ns = dispatch_ns;
-        let o = simulate(
-            &r,
-            &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: false },
-        );
+        let o = single_costing(&r, |c| c.dispatch_ns = dispatch_ns);
         (o.tasks[0].response_max_ns, o.tasks[0].ready_ns)
     };
     assert_eq!(run(None), (Some(30_000), 0));
     assert_eq!(run(Some(7_000)), (Some(37_000), 35_000), "as recorded: 37 µs each, 7 of them READY");
+}
+
+/// A recording whose switches take 4 µs (A leaves, B, ready already,
+/// comes in 4 µs later: the kernel's context switch, nobody running) and
+/// the platform's `context_switch_ns` charged to the task switched in
+/// straight after another: replayed in 0, B's responses come out 4 µs
+/// short; charged, exact. A, switched in after the idle loop, pays none.
+#[test]
+fn a_context_switch_is_charged_where_one_task_follows_another() {
+    let mut text = String::from(
+        "corera-log 1 clock=us os=freertos\ntask 1 task 1 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n0 0 in 9\n",
+    );
+    for k in 1..=5u64 {
+        let t = 1000 * k;
+        text += &format!("{t} 0 rdy 1\n{t} 0 rdy 2\n{t} 0 out 9 preempt\n{t} 0 in 1\n");
+        text += &format!("{} 0 out 1 done\n{} 0 in 2\n{} 0 out 2 done\n{} 0 in 9\n", t + 30, t + 34, t + 64, t + 64);
+    }
+    let trace = log(&text);
+    assert_eq!(trace.context_switch().map(|w| w.median_ns), Some(4_000));
+    let r = Replay::from_trace(&trace, &[]);
+    let run = |context_switch_ns| {
+        let o = single_costing(&r, |c| c.context_switch_ns = context_switch_ns);
+        (o.tasks[0].response_max_ns, o.tasks[1].response_max_ns, o.overheads.context_switch_ns)
+    };
+    assert_eq!(run(None), (Some(30_000), Some(60_000), 0));
+    assert_eq!(run(Some(4_000)), (Some(30_000), Some(64_000), 20_000), "as recorded: B 64 µs, five switches");
 }
 
 /// A gap (lost events, 50 to 1050 µs) while Lo runs: the replay freezes

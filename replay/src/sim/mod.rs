@@ -130,6 +130,11 @@ struct Sim<'a> {
     /// Core each task is bound to (fixed policies) or last ran on.
     home: Vec<Option<u16>>,
     last_core: Vec<Option<u16>>,
+    /// Per core, the task that last left it and when (kept only when a
+    /// context switch costs something).
+    left: Vec<Option<(usize, u64)>>,
+    /// The platform's `context_switch_ns`.
+    switch_cost: u64,
     holder: Vec<Option<u32>>,
     /// Tokens each semaphore holds.
     tokens: Vec<u32>,
@@ -263,6 +268,8 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         f: flat,
         home,
         last_core: vec![None; n],
+        left: vec![None; k],
+        switch_cost: setup.platform.costs.context_switch_ns.unwrap_or(0),
         holder: vec![None; replay.mutexes.len()],
         tokens: replay.tokens.clone(),
         base: replay.tasks.iter().map(|t| t.urgency).collect(),
@@ -922,6 +929,9 @@ impl Sim<'_> {
                 self.out.timeline.push(Segment { core: c, task: i as u32, start_ns: self.seg_start[i], end_ns: now });
             }
             self.running[usize::from(c)] = None;
+            if self.switch_cost > 0 {
+                self.left[usize::from(c)] = Some((i, now));
+            }
             let at = self.busy_at[usize::from(c)] as usize;
             self.busy.swap_remove(at);
             if let Some(&moved) = self.busy.get(at) {
@@ -944,9 +954,26 @@ impl Sim<'_> {
         self.charge(i, from - now + hold, |o| &mut o.lock_ns);
     }
 
+    /// Task `i` starts on `core` at `now`: straight after another task
+    /// left it, it pays a context switch.
+    #[cold]
+    #[inline(never)]
+    fn context_switch(&mut self, i: usize, core: u16, now: u64) {
+        if let Some((j, at)) = self.left[usize::from(core)]
+            && at == now
+            && j != i
+            && !self.r.tasks[j].isr
+        {
+            self.charge(i, self.switch_cost, |o| &mut o.context_switch_ns);
+        }
+    }
+
     fn start(&mut self, i: usize, core: u16, now: u64) {
         if !self.r.tasks[i].isr {
             self.enter_kernel(i, self.s.platform.costs.lock.switch_ns, now);
+            if self.switch_cost > 0 {
+                self.context_switch(i, core, now);
+            }
         }
         if !self.r.tasks[i].isr
             && let Some(x) = self.interrupted[usize::from(core)].take()

@@ -145,6 +145,9 @@ pub struct Overheads {
     /// (`[costs.lock]`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lock_ns: u64,
+    /// Context switches (`context_switch_ns`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub context_switch_ns: u64,
 }
 
 fn is_zero(ns: &u64) -> bool {
@@ -154,7 +157,7 @@ fn is_zero(ns: &u64) -> bool {
 impl Overheads {
     /// The total.
     pub fn total(&self) -> u64 {
-        self.migration_ns + self.signal_ns + self.bytes_ns + self.scheduling_ns + self.lock_ns
+        self.migration_ns + self.signal_ns + self.bytes_ns + self.scheduling_ns + self.lock_ns + self.context_switch_ns
     }
 }
 

@@ -34,7 +34,14 @@
 //! delay), a `preempt` with note `create pri:N`
 //! declares the task, and `STI queue|sem|mutex` operations (`send`, `recv`,
 //! `take`, `give`, `create` with an address) are attributed to the task
-//! running on that core.
+//! running on that core. Its `STI task` `resume NAME[n]` is `vTaskResume`,
+//! skipped, unless the hooks mark every task made ready (a
+//! `traceMOVED_TASK_TO_READY_STATE` hook logging the same event: the first
+//! `resume` names the task created on the line before); then each is a
+//! ready event, by the tick when it follows an `STI TICK` with nothing
+//! between on its core, else woken by the task running there, and a
+//! `preempt` not followed by a ready before the task's next switch-in is a
+//! preemption.
 
 use std::collections::BTreeMap;
 
@@ -196,6 +203,20 @@ struct Reader {
     unresolved_priorities: u64,
     /// Times of the FreeRTOS logger's `STI TICK` triggers.
     ticks: Vec<u64>,
+    /// Per core (FreeRTOS logger): whether nothing but tasks made ready
+    /// has followed its latest `STI TICK` (the tick handler's releases).
+    in_tick: Vec<bool>,
+    /// The latest task declared by the FreeRTOS logger (`create pri:N`),
+    /// and on which line.
+    created: Option<(TaskId, u64)>,
+    /// Whether the recording marks every task made ready (its first
+    /// `resume` names the task created on the line before: a
+    /// `traceMOVED_TASK_TO_READY_STATE` hook, not only `vTaskResume`).
+    all_readies: bool,
+    /// FreeRTOS logger `resume` stimuli read as tasks made ready.
+    readies: u64,
+    /// `resume` stimuli naming no traced task.
+    unresolved_readies: u64,
 }
 
 /// A numeric-mode field (`#-<id>` table row) to its name; other fields as
@@ -295,6 +316,11 @@ impl Reader {
             unattributed: 0,
             unresolved_priorities: 0,
             ticks: Vec::new(),
+            in_tick: Vec::new(),
+            created: None,
+            all_readies: false,
+            readies: 0,
+            unresolved_readies: 0,
         }
     }
 
@@ -308,6 +334,10 @@ impl Reader {
         self.out.trace.tick = Tick::from_instants(&self.ticks, "the FreeRTOS logger's `STI TICK` events");
         if self.dialect {
             self.out.trace.os = Some(crate::Os::FreeRtos);
+            // Its ready events (`resume`) make a blocked task ready; one
+            // for a task already ready or running (a priority change moves
+            // it between lists) is no activation.
+            self.out.trace.queued_activations = false;
         }
         for (sched, lanes) in &self.lanes {
             if lanes.len() > 1 {
@@ -370,6 +400,13 @@ impl Reader {
                     self.unattributed
                 ),
             );
+        }
+        if self.readies > 0 {
+            self.preemptions_from_readies();
+        }
+        if self.unresolved_readies > 0 {
+            let n = self.unresolved_readies;
+            self.out.warn(0, format!("tasks made ready ignored ({n}): they named no traced task"));
         }
         if self.unresolved_priorities > 0 {
             let n = self.unresolved_priorities;
@@ -831,6 +868,7 @@ impl Reader {
         {
             let prio = prio.trim().parse().map_err(|_| ParseErrorKind::expected("`create pri:<number>`", note))?;
             self.out.trace.tasks[task as usize].priority = Some(prio);
+            self.created = Some((task, line));
             return Ok(());
         }
         // The core: from the dialect's label, else a core source, else an
@@ -862,6 +900,9 @@ impl Reader {
             }
         }
         self.task_core[task as usize] = core;
+        if self.dialect {
+            *self.in_tick_mut(usize::from(core)) = false;
+        }
         if self.current.len() <= core as usize {
             self.current.resize(core as usize + 1, None);
         }
@@ -928,8 +969,15 @@ impl Reader {
         if target == "TICK" {
             // The FreeRTOS logger's kernel tick.
             self.ticks.push(time);
+            let core = usize::from(self.core(source));
+            *self.in_tick_mut(core) = true;
             return Ok(());
         }
+        if target == "task" && note.starts_with("resume ") {
+            return self.made_ready(line, time, raw, source, note);
+        }
+        let core = usize::from(self.core(source));
+        *self.in_tick_mut(core) = false;
         if target == "task" && note.starts_with("set_priority ") {
             return self.priority_set(line, time, raw, source, note);
         }
@@ -967,6 +1015,77 @@ impl Reader {
         };
         let e = Event::new(time, core, event_kind, task).with_object(object);
         self.out.push(line, e, raw)
+    }
+
+    /// Core `core`'s [`Reader::in_tick`] flag.
+    fn in_tick_mut(&mut self, core: usize) -> &mut bool {
+        if self.in_tick.len() <= core {
+            self.in_tick.resize(core + 1, false);
+        }
+        &mut self.in_tick[core]
+    }
+
+    /// The FreeRTOS logger's `resume NAME[n]` (`traceTASK_RESUME`, and the
+    /// same event from a `traceMOVED_TASK_TO_READY_STATE` hook): task `n`
+    /// made ready. Made ready by the tick handler when nothing else
+    /// happened on its core since the `STI TICK` that opened it (a timer
+    /// release); otherwise by the task running there (a wakeup).
+    fn made_ready(&mut self, line: u64, time: u64, raw: u64, source: &str, note: &str) -> Result<(), ParseErrorKind> {
+        let expected = || ParseErrorKind::expected("`resume NAME[n]`", note);
+        let who = note.trim_start_matches("resume ").trim();
+        let (name, number) = who.strip_suffix(']').and_then(|w| w.rsplit_once('[')).ok_or_else(expected)?;
+        let number: u64 = number.parse().map_err(|_| expected())?;
+        let core = self.core(source);
+        let Some(target) = self.out.trace.tasks.iter().position(|t| t.handle == number && t.name == name) else {
+            self.unresolved_readies += 1;
+            return Ok(());
+        };
+        self.all_readies |= self.created == Some((target as TaskId, line.saturating_sub(1)));
+        if !self.all_readies {
+            // The stock hooks: `vTaskResume` alone, one release among
+            // others the recording does not show; the releases are read
+            // from the switches, this one with them.
+            self.skip("STI", "task");
+            return Ok(());
+        }
+        self.readies += 1;
+        let by_tick = self.in_tick.get(usize::from(core)).copied().unwrap_or(false);
+        let waker = self.current.get(usize::from(core)).copied().flatten().filter(|&w| w as usize != target);
+        if let Some(waker) = waker.filter(|_| !by_tick) {
+            self.out.push(line, Event::new(time, core, EventKind::Wakeup, waker).with_peer(target as TaskId), raw)?;
+        }
+        self.out.push(line, Event::new(time, core, EventKind::Ready, target as TaskId), raw)
+    }
+
+    /// With ready events, the dialect's `preempt` (any switch-out) is a
+    /// block only where the task was made ready again before its next
+    /// switch-in; otherwise it was preempted (or yielded) and stayed ready.
+    fn preemptions_from_readies(&mut self) {
+        let n = self.out.trace.tasks.len();
+        // Per task, the index of its latest switch-out not yet followed by
+        // a ready.
+        let mut open: Vec<Option<usize>> = vec![None; n];
+        let mut preempted = Vec::new();
+        for (i, e) in self.out.trace.events.iter().enumerate() {
+            let t = e.task as usize;
+            match e.kind {
+                EventKind::Blocked => open[t] = Some(i),
+                EventKind::Ready => open[t] = None,
+                EventKind::SwitchIn => preempted.extend(open[t].take()),
+                _ => {}
+            }
+        }
+        preempted.sort_unstable();
+        let mut next = preempted.into_iter().peekable();
+        let mut i = 0;
+        self.out.trace.events.retain_mut(|e| {
+            if next.peek() == Some(&i) {
+                next.next();
+                e.kind = EventKind::Preempted;
+            }
+            i += 1;
+            true
+        });
     }
 
     /// The FreeRTOS logger's `vTaskPrioritySet`: `set_priority NAME[n] pri:P`,

@@ -729,6 +729,48 @@ impl Trace {
         CrossCoreWake::of(self.idle_wakes().0)
     }
 
+    /// The time from a task's switch-out to the next task's switch-in on
+    /// its core, where the task switched in was ready already (no idle loop
+    /// or ISR between, outside the recording's gaps), in a recording with
+    /// ready events (`None` without them, or under 5 such switches): the
+    /// kernel's context switch, in which no task runs. Without ready events
+    /// that stretch is the dispatch of a hand-off ([`Trace::local_wake`]).
+    pub fn context_switch(&self) -> Option<CrossCoreWake> {
+        if !self.records_ready() {
+            return None;
+        }
+        let mut left: Vec<Option<u64>> = vec![None; self.core_slots()];
+        // Per task, since when it is ready (made ready, or switched out
+        // preempted) and not running.
+        let mut ready_since: Vec<Option<u64>> = vec![None; self.tasks.len()];
+        let mut gaps = Vec::new();
+        for e in &self.events {
+            let (t, c) = (e.task as usize, usize::from(e.core));
+            let idle_task = self.tasks[t].kind == TaskKind::Idle;
+            match e.kind {
+                EventKind::Ready => {
+                    ready_since[t].get_or_insert(e.time);
+                }
+                EventKind::SwitchIn => {
+                    if let (Some(at), Some(ready)) = (left[c].take(), ready_since[t].take())
+                        && !idle_task
+                        && ready <= at
+                        && self.gap_ns(at, e.time) == 0
+                    {
+                        gaps.push(e.time - at);
+                    }
+                }
+                EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
+                    left[c] = (!idle_task).then_some(e.time);
+                    ready_since[t] = (e.kind == EventKind::Preempted).then_some(e.time);
+                }
+                EventKind::IsrEnter | EventKind::IsrExit => left[c] = None,
+                _ => {}
+            }
+        }
+        CrossCoreWake::of(gaps)
+    }
+
     /// The delays of tasks made ready while a core idled to their start,
     /// on the core they were made ready on and on another.
     fn idle_wakes(&self) -> (Vec<u64>, Vec<u64>) {

@@ -1,7 +1,7 @@
 //! BTF reader tests on small hand-written traces.
 
 use super::{chain, parse_as, parse_lenient};
-use crate::{EventKind, FormatChoice, ObjectKind, TaskKind};
+use crate::{EventKind, FormatChoice, NONE, ObjectKind, Release, Schedule, TaskKind};
 
 fn kinds(text: &str) -> Vec<(u64, EventKind, String, u16)> {
     let p = parse_as(text, FormatChoice::AUTO).unwrap();
@@ -158,6 +158,90 @@ fn freertos_dialect_reads_priority_changes() {
     let bad = "#timeScale us\n1,Core_0,0,T,[0/0001]A,0,resume,\n2,Core_0,0,STI,task,0,trigger,set_priority A pri:x\n";
     let err = chain(&parse_as(bad, FormatChoice::AUTO).unwrap_err());
     assert!(err.contains("t.log:3") && err.contains("`set_priority NAME[n] pri:P`"), "{err}");
+}
+
+/// The logger's `resume NAME[n]` is `vTaskResume`; a recording whose hooks
+/// also mark every task made ready (`traceMOVED_TASK_TO_READY_STATE`: its
+/// first `resume` names the task created on the line before) has ready
+/// events. Each is made by the tick when it follows an `STI TICK` with
+/// nothing between on its core (a timer release), else by the task running
+/// there (its wakeup). With them the dialect's `preempt` is a block only
+/// where a ready came before the task's next switch-in: Lo (out at 8) and
+/// Mid (out at 12) were preempted; Hi (out at 4 and 14) and Mid (out at 18)
+/// blocked.
+#[test]
+fn freertos_dialect_reads_tasks_made_ready_where_the_hooks_mark_them() {
+    let text = "#timeScale us\n\
+        1,Core_0,0,T,[0/0001]Hi,0,preempt,create pri:3\n\
+        1,Core_0,0,STI,task,0,trigger,resume Hi[1]\n\
+        2,Core_0,0,T,[0/0002]Lo,0,preempt,create pri:1\n\
+        2,Core_0,0,STI,task,0,trigger,resume Lo[2]\n\
+        2,Core_0,0,T,[0/0003]Mid,0,preempt,create pri:2\n\
+        3,Core_0,0,T,[0/0001]Hi,0,resume,\n\
+        4,Core_0,0,T,[0/0001]Hi,0,preempt,\n\
+        5,Core_0,0,T,[0/0002]Lo,0,resume,\n\
+        6,Core_0,0,STI,queue,0,trigger,send 0x10\n\
+        7,Core_0,0,STI,task,0,trigger,resume Mid[3]\n\
+        8,Core_0,0,T,[0/0002]Lo,0,preempt,\n\
+        9,Core_0,0,T,[0/0003]Mid,0,resume,\n\
+        10,Core_0,0,STI,TICK,0,trigger,1\n\
+        11,Core_0,0,STI,task,0,trigger,resume Hi[1]\n\
+        12,Core_0,0,T,[0/0003]Mid,0,preempt,\n\
+        13,Core_0,0,T,[0/0001]Hi,0,resume,\n\
+        14,Core_0,0,T,[0/0001]Hi,0,preempt,\n\
+        16,Core_0,0,T,[0/0003]Mid,0,resume,\n\
+        17,Core_0,0,STI,task,0,trigger,resume Gone[9]\n\
+        18,Core_0,0,T,[0/0003]Mid,0,preempt,\n\
+        19,Core_0,0,T,[0/0002]Lo,0,resume,\n";
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
+    let (hi, lo, mid) = (0, 1, 2);
+    let ev: Vec<_> = p.trace.events.iter().map(|e| (e.time / 1000, e.kind, e.task, e.peer)).collect();
+    use EventKind::*;
+    assert_eq!(
+        ev,
+        vec![
+            (1, Ready, hi, NONE),
+            (2, Ready, lo, NONE),
+            (3, SwitchIn, hi, NONE),
+            (4, Blocked, hi, NONE),
+            (5, SwitchIn, lo, NONE),
+            (6, Send, lo, NONE),
+            (7, Wakeup, lo, mid),
+            (7, Ready, mid, NONE),
+            (8, Preempted, lo, NONE),
+            (9, SwitchIn, mid, NONE),
+            (11, Ready, hi, NONE),
+            (12, Preempted, mid, NONE),
+            (13, SwitchIn, hi, NONE),
+            (14, Blocked, hi, NONE),
+            (16, SwitchIn, mid, NONE),
+            (18, Blocked, mid, NONE),
+            (19, SwitchIn, lo, NONE),
+        ]
+    );
+    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(joined.iter().any(|m| m.contains("tasks made ready ignored (1)")), "{joined:?}");
+    // The schedule: Mid released by Lo's wakeup, Hi's second job by the
+    // tick (10 µs from the trace's start at 1), Lo's job whole across its
+    // preemption.
+    let s = Schedule::of(&p.trace);
+    let release = |t: usize, j: usize| s.tasks[t].jobs[j].phases[0].release;
+    assert_eq!(release(mid as usize, 0), Release::Signal { by: lo });
+    assert_eq!(release(hi as usize, 1), Release::Timer(10_000));
+    assert_eq!(s.tasks[lo as usize].jobs.len(), 1);
+    // The stock hooks: a `resume` that follows no creation is
+    // `vTaskResume` alone, skipped; the switches keep saying what
+    // released each job.
+    let stock = "#timeScale us\n\
+        1,Core_0,0,T,[0/0001]A,0,preempt,create pri:2\n\
+        1,Core_0,0,T,[0/0002]B,0,preempt,create pri:1\n\
+        3,Core_0,0,T,[0/0002]B,0,resume,\n\
+        4,Core_0,0,STI,task,0,trigger,resume A[1]\n\
+        5,Core_0,0,T,[0/0002]B,0,preempt,\n\
+        6,Core_0,0,T,[0/0001]A,0,resume,\n";
+    let p = parse_as(stock, FormatChoice::AUTO).unwrap();
+    assert!(!p.trace.records_ready());
+    assert!(p.warnings.iter().any(|w| w.message.contains("STI task (1)")), "{:?}", p.warnings);
 }
 
 #[test]

@@ -316,3 +316,67 @@ fn without_ready_events_the_dispatch_delay_is_measured_at_the_hand_offs() {
     let w = trace.local_wake().expect("five hand-offs");
     assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 3 * US, 3 * US, 3 * US));
 }
+
+/// With ready events, the time from one task's switch-out to the switch-in
+/// of a task that was ready already is the kernel's context switch (here
+/// 4 µs, five times). One onto a task made ready after the switch-out
+/// (the core idled between: a release, not a switch) is not one, nor is
+/// one after the idle loop.
+#[test]
+fn with_ready_events_the_context_switch_is_measured_between_ready_tasks() {
+    let mut body = String::from("task 1 task 1 A\ntask 2 task 1 B\ntask 3 task 1 C\ntask 9 idle 0 IDLE\n0 0 in 9\n");
+    for k in 0..5u64 {
+        let t = 1000 * k + 100;
+        body += &format!("{t} 0 rdy 1\n{t} 0 rdy 2\n{t} 0 out 9 preempt\n{t} 0 in 1\n");
+        body += &format!("{} 0 out 1 block\n{} 0 in 2\n{} 0 out 2 block\n", t + 30, t + 34, t + 64);
+        // C made ready 50 µs after B left: no switch, and not the idle
+        // loop either (a recorder that does not show it).
+        body += &format!("{} 0 rdy 3\n{} 0 in 3\n{} 0 out 3 block\n{} 0 in 9\n", t + 114, t + 114, t + 120, t + 120);
+    }
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::AUTO).unwrap().trace;
+    let w = trace.context_switch().expect("five switches");
+    assert_eq!((w.wakes, w.median_ns, w.p25_ns, w.p75_ns), (5, 4 * US, 4 * US, 4 * US));
+    // Without ready events the same stretch is a hand-off's dispatch.
+    let stripped: String = body.lines().filter(|l| !l.contains(" rdy ")).map(|l| format!("{l}\n")).collect();
+    let trace = parse_as(&format!("corera-log 1 clock=us\n{stripped}"), FormatChoice::AUTO).unwrap().trace;
+    assert_eq!(trace.context_switch(), None);
+}
+
+/// A task whose timer releases come two ticks after its own block, however
+/// long its job ran (D: `vTaskDelay(2)`), waits a delay: its releases
+/// become delays from its block. One released every two ticks whatever
+/// its job took (P, on core 1: `vTaskDelayUntil`) keeps its period.
+#[test]
+fn timer_releases_that_count_ticks_from_the_block_are_delays() {
+    let tick = 1000;
+    let mut lines: Vec<(u64, String)> = Vec::new();
+    let mut ends = Vec::new();
+    let mut release = 0;
+    for exec in [300, 1200, 2500, 600, 1700, 200, 300] {
+        lines.push((release, format!("{release} 0 rdy 1\n{release} 0 in 1\n")));
+        lines.push((release + exec, format!("{} 0 out 1 block\n", release + exec)));
+        ends.push((release, release + exec));
+        release = ((release + exec) / tick + 2) * tick;
+    }
+    for (k, exec) in [300, 1200, 1500, 600, 1700, 200, 300].into_iter().enumerate() {
+        let release = 2 * tick * k as u64;
+        lines.push((release, format!("{release} 1 rdy 2\n{release} 1 in 2\n")));
+        lines.push((release + exec, format!("{} 1 out 2 block\n", release + exec)));
+    }
+    lines.sort_by_key(|l| l.0);
+    let body: String = lines.into_iter().map(|l| l.1).collect();
+    let text = format!("corera-log 1 clock=us\ntask 1 task 1 D\ntask 2 task 1 P\n{body}");
+    let mut trace = parse_as(&text, FormatChoice::AUTO).unwrap().trace;
+    trace.tick = Some(Tick { period_ns: tick * US, at_ns: 0, source: "the test".into() });
+    let s = Schedule::of(&trace);
+    let d: Vec<Release> = s.tasks[0].jobs.iter().map(|j| j.phases[0].release).collect();
+    let expected: Vec<Release> = std::iter::once(Release::Timer(0))
+        .chain(ends.windows(2).map(|w| Release::Delay { at: w[1].0 * US, after_ns: (w[1].0 - w[0].1) * US }))
+        .collect();
+    assert_eq!(d, expected);
+    assert!(s.tasks[1].jobs.iter().all(|j| matches!(j.phases[0].release, Release::Timer(_))), "P keeps its period");
+    // Without a recorded tick nothing is counted: D keeps its timers.
+    trace.tick = None;
+    let s = Schedule::of(&trace);
+    assert!(s.tasks[0].jobs.iter().all(|j| matches!(j.phases[0].release, Release::Timer(_))));
+}
