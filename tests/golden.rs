@@ -247,3 +247,33 @@ fn summary_matches(dir: &str, args: &[&str]) {
     let summary: String = summary.lines().filter(|l| !l.starts_with("wrote ")).map(|l| format!("{l}\n")).collect();
     check_in(dir, "summary.txt", &summary);
 }
+
+/// The pairs recorded here (`samples/freertos-smp-pairs/`), the pipeline
+/// with every task made ready marked: its single-core recording replayed as
+/// recorded under the recorded configuration (every task within 10 % on
+/// mean response), and calibrated against its two-core run (a poor fit,
+/// exit 4): both printouts as reviewed.
+#[test]
+fn recorded_pairs_replay_and_calibrate_as_reviewed() {
+    let dir = repo("samples/freertos-smp-pairs");
+    let file = |name: &str| dir.join(name);
+    let out = corera()
+        .args(["simulate", "--as-recorded", "-q", "--platform"])
+        .arg(file("platform-1core.toml"))
+        .arg(file("pipeline-1core-ready.btf.gz"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("mean response within 10 % for 8 of 8 tasks"), "{text}");
+    check_in("samples/freertos-smp-pairs/expected", "as-recorded.txt", &text);
+    let out = corera()
+        .args(["calibrate", "-q", "--platform"])
+        .arg(file("platform-2core.toml"))
+        .arg(file("pipeline-1core-ready.btf.gz"))
+        .arg(file("pipeline-2core-ready.btf.gz"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    check_in("samples/freertos-smp-pairs/expected", "calibrate.txt", &String::from_utf8(out.stdout).unwrap());
+}
