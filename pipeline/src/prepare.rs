@@ -116,8 +116,8 @@ impl Prepared {
         } else {
             let mut platform = Platform::identical(cores as u16);
             platform.costs = corera_placement::Costs::none();
-            platform.costs.dispatch_ns = recorded_local_wake(&self.parsed.trace);
-            platform.costs.context_switch_ns = recorded_context_switch(&self.parsed.trace);
+            platform.costs.dispatch_ns = charged(self.parsed.trace.local_wake());
+            platform.costs.context_switch_ns = charged(self.parsed.trace.context_switch());
             platform.costs.yield_ns = steady_yield(&self.parsed.trace);
             // What a cross-core wake took in the recording delays each
             // cross-core signal, by the rule of the local one.
@@ -198,19 +198,13 @@ impl Prepared {
     }
 }
 
-/// The recorded dispatch delay onto an idle core (a kernel whose tick and
-/// switch handlers the recording does not show, an idle state's exit):
-/// every local release in a replay takes as long
-/// ([`corera_trace_ingest::CrossCoreWake::charged_ns`]).
-fn recorded_local_wake(trace: &corera_trace_ingest::Trace) -> Option<u64> {
-    trace.local_wake().map(|w| w.charged_ns()).filter(|&ns| ns > 0)
-}
-
-/// The recorded context switch ([`corera_trace_ingest::Trace::context_switch`]),
-/// by the rule of the local wake: the median when steady, else the lower
-/// quartile.
-fn recorded_context_switch(trace: &corera_trace_ingest::Trace) -> Option<u64> {
-    trace.context_switch().map(|w| w.charged_ns()).filter(|&ns| ns > 0)
+/// What a replay charges for a recorded delay
+/// ([`corera_trace_ingest::CrossCoreWake::charged_ns`]), if anything: the
+/// dispatch onto an idle core (a kernel whose tick and switch handlers the
+/// recording does not show, an idle state's exit) for every local release,
+/// the context switch for every switch from one task to another.
+fn charged(recorded: Option<corera_trace_ingest::CrossCoreWake>) -> Option<u64> {
+    recorded.map(|w| w.charged_ns()).filter(|&ns| ns > 0)
 }
 
 /// The recorded time a core took to yield to a higher priority made ready
@@ -271,10 +265,10 @@ pub fn prepare(input: &Input, place: &Options) -> Result<Prepared> {
         }
     }
     if platform.costs.context_switch_ns.is_none() {
-        platform.costs.context_switch_ns = recorded_context_switch(&parsed.trace);
+        platform.costs.context_switch_ns = charged(parsed.trace.context_switch());
     }
     if platform.costs.dispatch_ns.is_none() {
-        platform.costs.dispatch_ns = recorded_local_wake(&parsed.trace);
+        platform.costs.dispatch_ns = charged(parsed.trace.local_wake());
     }
     if platform.costs.yield_ns.is_none() {
         platform.costs.yield_ns = steady_yield(&parsed.trace);

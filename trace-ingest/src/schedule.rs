@@ -404,23 +404,24 @@ struct CoreState {
 /// a job that ends in the tick it started in is as well explained by
 /// either. Only where the trace records its tick (what a delay counts).
 fn delays_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
-    let phase = tick.at_ns.saturating_sub(start) % tick.period_ns.max(1);
-    let ticks_to = |t: u64| t.saturating_sub(phase) / tick.period_ns.max(1);
-    let mut from_block = Vec::new();
-    let mut from_release = Vec::new();
+    let ticks = |from: u64, to: u64| tick.count_between(start + from, start + to);
     let timer = |j: &Job| match j.phases[0].release {
         Release::Timer(at) => Some(at),
         _ => None,
     };
+    // The jobs released by a timer after the previous one ended: (job,
+    // release, that end); and their tick counts from the end and from the
+    // previous timer release.
+    let mut delayed = Vec::new();
+    let (mut from_block, mut from_release) = (Vec::new(), Vec::new());
     let mut last_timer = task.jobs.first().and_then(timer);
-    for w in task.jobs.windows(2) {
-        if let (Release::Timer(at), Some(end)) = (w[1].phases[0].release, w[0].finish_ns)
+    for (k, w) in task.jobs.windows(2).enumerate() {
+        if let (Some(at), Some(end)) = (timer(&w[1]), w[0].finish_ns)
             && at >= end
         {
-            from_block.push(ticks_to(at) - ticks_to(end));
-            if let Some(previous) = last_timer {
-                from_release.push(ticks_to(at) - ticks_to(previous));
-            }
+            delayed.push((k + 1, at, end));
+            from_block.push(ticks(end, at));
+            from_release.extend(last_timer.map(|previous| ticks(previous, at)));
         }
         last_timer = timer(&w[1]).or(last_timer);
     }
@@ -429,14 +430,8 @@ fn delays_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
     if n < 3 || delay * 10 < n * 9 || delay < modal_count(&mut from_release) + (n / 10).max(3) {
         return;
     }
-    let mut previous_end = None;
-    for job in &mut task.jobs {
-        if let (Release::Timer(at), Some(end)) = (job.phases[0].release, previous_end)
-            && at >= end
-        {
-            job.phases[0].release = Release::Delay { at, after_ns: at - end };
-        }
-        previous_end = job.finish_ns;
+    for (k, at, end) in delayed {
+        task.jobs[k].phases[0].release = Release::Delay { at, after_ns: at - end };
     }
 }
 

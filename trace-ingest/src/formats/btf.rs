@@ -1017,6 +1017,15 @@ impl Reader {
         self.out.push(line, e, raw)
     }
 
+    /// The task a FreeRTOS-logger note names as `NAME[n]` (`n` the number
+    /// in its `[core/n]` label): `None` when the note has another shape,
+    /// `Some(None)` when no traced task has that name and number.
+    fn labelled(&self, who: &str) -> Option<Option<usize>> {
+        let (name, number) = who.strip_suffix(']').and_then(|w| w.rsplit_once('['))?;
+        let number: u64 = number.parse().ok()?;
+        Some(self.out.trace.tasks.iter().position(|t| t.handle == number && t.name == name))
+    }
+
     /// Core `core`'s [`Reader::in_tick`] flag.
     fn in_tick_mut(&mut self, core: usize) -> &mut bool {
         if self.in_tick.len() <= core {
@@ -1032,11 +1041,9 @@ impl Reader {
     /// release); otherwise by the task running there (a wakeup).
     fn made_ready(&mut self, line: u64, time: u64, raw: u64, source: &str, note: &str) -> Result<(), ParseErrorKind> {
         let expected = || ParseErrorKind::expected("`resume NAME[n]`", note);
-        let who = note.trim_start_matches("resume ").trim();
-        let (name, number) = who.strip_suffix(']').and_then(|w| w.rsplit_once('[')).ok_or_else(expected)?;
-        let number: u64 = number.parse().map_err(|_| expected())?;
+        let target = self.labelled(note.trim_start_matches("resume ").trim()).ok_or_else(expected)?;
         let core = self.core(source);
-        let Some(target) = self.out.trace.tasks.iter().position(|t| t.handle == number && t.name == name) else {
+        let Some(target) = target else {
             self.unresolved_readies += 1;
             return Ok(());
         };
@@ -1095,10 +1102,8 @@ impl Reader {
         let rest = note.trim_start_matches("set_priority ").trim();
         let (who, pri) = rest.rsplit_once(' ').ok_or_else(expected)?;
         let priority: i32 = pri.strip_prefix("pri:").and_then(|p| p.parse().ok()).ok_or_else(expected)?;
-        let (name, number) = who.strip_suffix(']').and_then(|w| w.rsplit_once('[')).ok_or_else(expected)?;
-        let number: u64 = number.parse().map_err(|_| expected())?;
+        let target = self.labelled(who).ok_or_else(expected)?;
         let core = self.core(source);
-        let target = self.out.trace.tasks.iter().position(|t| t.handle == number && t.name == name);
         let (Some(target), Some(by)) = (target, self.current.get(core as usize).copied().flatten()) else {
             self.unresolved_priorities += 1;
             return Ok(());

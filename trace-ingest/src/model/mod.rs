@@ -485,6 +485,13 @@ impl CrossCoreWake {
 }
 
 impl Tick {
+    /// How many tick instants fall in `(from, to]` (ns, the trace's clock).
+    pub fn count_between(&self, from: u64, to: u64) -> u64 {
+        let period = i128::from(self.period_ns.max(1));
+        let index = |t: u64| (i128::from(t) - i128::from(self.at_ns)).div_euclid(period);
+        (index(to) - index(from)).max(0) as u64
+    }
+
     /// The tick of a recording from the instants at which it was seen (an
     /// ISR's entries, tick events): the median interval, when there are
     /// at least 3 instants and the interval is not zero.
@@ -726,54 +733,29 @@ impl Trace {
     /// switch-out to the next task's switch-in on that core (a hand-off,
     /// no idle loop between) is that path.
     pub fn local_wake(&self) -> Option<CrossCoreWake> {
-        CrossCoreWake::of(self.idle_wakes().0)
+        let (local, _, switches) = self.idle_wakes();
+        CrossCoreWake::of(if self.records_ready() { local } else { switches })
     }
 
     /// The time from a task's switch-out to the next task's switch-in on
     /// its core, where the task switched in was ready already (no idle loop
-    /// or ISR between, outside the recording's gaps), in a recording with
-    /// ready events (`None` without them, or under 5 such switches): the
-    /// kernel's context switch, in which no task runs. Without ready events
-    /// that stretch is the dispatch of a hand-off ([`Trace::local_wake`]).
+    /// between, no ISR open, outside the recording's gaps), in a recording
+    /// with ready events (`None` without them, or under 5 such switches):
+    /// the kernel's context switch, in which no task runs. Without ready
+    /// events that stretch is the dispatch of a hand-off ([`Trace::local_wake`]).
     pub fn context_switch(&self) -> Option<CrossCoreWake> {
         if !self.records_ready() {
             return None;
         }
-        let mut left: Vec<Option<u64>> = vec![None; self.core_slots()];
-        // Per task, since when it is ready (made ready, or switched out
-        // preempted) and not running.
-        let mut ready_since: Vec<Option<u64>> = vec![None; self.tasks.len()];
-        let mut gaps = Vec::new();
-        for e in &self.events {
-            let (t, c) = (e.task as usize, usize::from(e.core));
-            let idle_task = self.tasks[t].kind == TaskKind::Idle;
-            match e.kind {
-                EventKind::Ready => {
-                    ready_since[t].get_or_insert(e.time);
-                }
-                EventKind::SwitchIn => {
-                    if let (Some(at), Some(ready)) = (left[c].take(), ready_since[t].take())
-                        && !idle_task
-                        && ready <= at
-                        && self.gap_ns(at, e.time) == 0
-                    {
-                        gaps.push(e.time - at);
-                    }
-                }
-                EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
-                    left[c] = (!idle_task).then_some(e.time);
-                    ready_since[t] = (e.kind == EventKind::Preempted).then_some(e.time);
-                }
-                EventKind::IsrEnter | EventKind::IsrExit => left[c] = None,
-                _ => {}
-            }
-        }
-        CrossCoreWake::of(gaps)
+        CrossCoreWake::of(self.idle_wakes().2)
     }
 
     /// The delays of tasks made ready while a core idled to their start,
-    /// on the core they were made ready on and on another.
-    fn idle_wakes(&self) -> (Vec<u64>, Vec<u64>) {
+    /// on the core they were made ready on and on another; and the
+    /// switches: from a task's switch-out to the next task's switch-in on
+    /// its core (no idle loop between, no ISR open then), where the
+    /// recording has ready events only onto a task ready already.
+    fn idle_wakes(&self) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
         // Per core: the task running there (`NONE`: the idle loop or
         // nothing), unknown until a switch is seen; the ISRs open there and
         // when the last one returned.
@@ -784,25 +766,33 @@ impl Trace {
         // Per task made ready and not yet run: when, where, and which cores
         // (of the first 64) were idle then.
         let mut pending: Vec<Option<(u64, u16, u64)>> = vec![None; self.tasks.len()];
-        let (mut local, mut cross) = (Vec::new(), Vec::new());
-        // Without ready events: per core, when a task last left it.
-        let handoffs = !self.records_ready();
+        let (mut local, mut cross, mut switches) = (Vec::new(), Vec::new(), Vec::new());
+        // Per core, when a task last left it; per task, since when it is
+        // ready and not running (made ready, or switched out preempted).
+        let ready_events = self.records_ready();
         let mut left: Vec<Option<u64>> = vec![None; cores];
+        let mut ready_since: Vec<Option<u64>> = vec![None; self.tasks.len()];
         for e in &self.events {
             let (t, c) = (e.task as usize, usize::from(e.core));
             let idle_task = self.tasks[t].kind == TaskKind::Idle;
             match e.kind {
-                EventKind::SwitchIn if handoffs => {
+                EventKind::Ready => {
+                    ready_since[t].get_or_insert(e.time);
+                }
+                EventKind::SwitchIn => {
+                    let ready = ready_since[t].take();
                     if let Some(at) = left[c].take()
                         && !idle_task
                         && isrs[c] == 0
+                        && (!ready_events || ready.is_some_and(|r| r <= at))
                         && self.gap_ns(at, e.time) == 0
                     {
-                        local.push(e.time - at);
+                        switches.push(e.time - at);
                     }
                 }
-                EventKind::Preempted | EventKind::Blocked | EventKind::Finished if handoffs => {
+                EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
                     left[c] = (!idle_task && running[c] == Some(e.task)).then_some(e.time);
+                    ready_since[t] = (e.kind == EventKind::Preempted).then_some(e.time);
                 }
                 _ => {}
             }
@@ -844,7 +834,7 @@ impl Trace {
                 _ => {}
             }
         }
-        (local, cross)
+        (local, cross, switches)
     }
 
     /// Number of events of each kind, in [`EventKind::ALL`] order.

@@ -380,3 +380,14 @@ fn timer_releases_that_count_ticks_from_the_block_are_delays() {
     let s = Schedule::of(&trace);
     assert!(s.tasks[0].jobs.iter().all(|j| matches!(j.phases[0].release, Release::Timer(_))));
 }
+
+/// Tick instants are whole periods from the recorded one, on both sides
+/// of it: (0, 2.5 ms] holds 0.5, 1.5 and 2.5 ms of a 1 ms tick seen at
+/// 2.5 ms; (1.6, 2.4] none; a tick seen before the range counts the same.
+#[test]
+fn ticks_are_counted_on_both_sides_of_the_recorded_instant() {
+    let tick = Tick { period_ns: 1000, at_ns: 2500, source: "the test".into() };
+    assert_eq!((tick.count_between(0, 2500), tick.count_between(1600, 2400)), (3, 0));
+    let early = Tick { at_ns: 500, ..tick };
+    assert_eq!((early.count_between(1200, 2200), early.count_between(2600, 9500)), (1, 7));
+}
