@@ -269,7 +269,7 @@ fn recorded_pairs_replay_and_calibrate_as_reviewed() {
     check_in("samples/freertos-smp-pairs/expected", "as-recorded.txt", &text);
     let out = corera()
         .args(["calibrate", "-q", "--platform"])
-        .arg(file("platform-2core.toml"))
+        .arg(file("platform-2core-pipeline.toml"))
         .arg(file("pipeline-1core-ready.btf.gz"))
         .arg(file("pipeline-2core-ready.btf.gz"))
         .output()

@@ -43,8 +43,10 @@ pub struct Platform {
 
 /// The kernel's scheduling rules as a platform file states them
 /// (`tick_us`, `time_slicing`, `isr_nesting`, `preempted_to_back`,
-/// `run_multiple_priorities`); each one left out is what the recording
-/// shows or the recorded OS does by default.
+/// `run_multiple_priorities`) and the firmware's queue lengths
+/// (`queue_length`, `[queues]`); each rule left out is what the recording
+/// shows or the recorded OS does by default, each length left out
+/// unbounded.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Kernel {
@@ -64,6 +66,15 @@ pub struct Kernel {
     /// once (FreeRTOS SMP's `configRUN_MULTIPLE_PRIORITIES`); `false`: only
     /// tasks of the highest priority ready run, the other cores idle.
     pub run_multiple_priorities: Option<bool>,
+    /// How many items every queue holds, where `queues` does not say:
+    /// a send to a full queue blocks until a receive makes room.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_length: Option<u32>,
+    /// How many items each named queue holds (the name the recording
+    /// gives it: a SystemView or Tracealyzer name, the BTF logger's
+    /// address).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub queues: std::collections::BTreeMap<String, u32>,
 }
 
 /// The distance matrix as rows.
@@ -360,6 +371,8 @@ struct PlatformFile {
     isr_nesting: Option<bool>,
     preempted_to_back: Option<bool>,
     run_multiple_priorities: Option<bool>,
+    queue_length: Option<u32>,
+    queues: Option<std::collections::BTreeMap<String, u32>>,
 }
 
 /// One value for every core, or one per core.
@@ -598,6 +611,10 @@ impl Platform {
     /// isr_nesting = false   # a pending ISR waits for the running one
     /// preempted_to_back = true   # a preempted task goes behind its equals
     /// run_multiple_priorities = true   # several priorities at once on several cores
+    /// queue_length = 4   # every queue holds 4 items: a send to a full one blocks
+    ///
+    /// [queues]           # a length per queue, by its name in the recording
+    /// "0x80007740" = 8
     ///
     /// [costs]            # of crossing cores in the replay
     /// message_latency_ns = 1000
@@ -651,12 +668,25 @@ impl Platform {
         {
             return Err(PlatformError::File(format!("tick_us {tick} must be in [1, 10000000] (1 µs to 10 s)")));
         }
+        let queues = f.queues.unwrap_or_default();
+        for (key, n) in f
+            .queue_length
+            .iter()
+            .map(|n| ("queue_length".to_string(), n))
+            .chain(queues.iter().map(|(q, n)| (format!("queues.\"{q}\""), n)))
+        {
+            if *n == 0 {
+                return Err(PlatformError::File(format!("{key} = 0: a queue holds at least one item")));
+            }
+        }
         p.kernel = Kernel {
             tick_us: f.tick_us,
             time_slicing: f.time_slicing,
             isr_nesting: f.isr_nesting,
             preempted_to_back: f.preempted_to_back,
             run_multiple_priorities: f.run_multiple_priorities,
+            queue_length: f.queue_length,
+            queues,
         };
         Ok(p)
     }
@@ -824,6 +854,8 @@ mod tests {
         two.costs.set("dispatch_ns", 4_000.0).unwrap();
         two.costs.footprint_bytes.insert("Fft".into(), 65_536);
         two.kernel.run_multiple_priorities = Some(false);
+        two.kernel.queue_length = Some(4);
+        two.kernel.queues.insert("0x80007740".into(), 8);
         let mut rp2 = Platform::parse("rp2").unwrap();
         rp2.speed[5] = 2.0;
         rp2.capacity[0] = 0.75;
@@ -849,6 +881,7 @@ mod tests {
             isr_nesting: Some(false),
             preempted_to_back: Some(true),
             run_multiple_priorities: Some(false),
+            ..Kernel::default()
         };
         assert_eq!(p.kernel, want);
         assert_eq!(Platform::from_toml("cores = 2\n").unwrap().kernel, Kernel::default());
@@ -862,6 +895,20 @@ mod tests {
         let json = serde_json::to_string(&p).unwrap();
         let back: Platform = serde_json::from_str(&json).unwrap();
         assert_eq!(back.kernel, p.kernel);
+    }
+
+    /// Queue lengths: one for all, one per named queue, never 0.
+    #[test]
+    fn queue_lengths_come_from_the_file_and_are_checked() {
+        let p = Platform::from_toml("cores = 2\nqueue_length = 4\n[queues]\n\"0x80007740\" = 8\n").unwrap();
+        assert_eq!(p.kernel.queue_length, Some(4));
+        assert_eq!(p.kernel.queues.get("0x80007740"), Some(&8));
+        for bad in ["queue_length = 0", "[queues]\nq1 = 0"] {
+            let e = Platform::from_toml(&format!("cores = 2\n{bad}\n")).unwrap_err().to_string();
+            assert!(e.contains("at least one item"), "{bad}: {e}");
+        }
+        let e = Platform::from_toml("cores = 2\nqueue_length = -1\n").unwrap_err().to_string();
+        assert!(e.contains("queue_length"), "{e}");
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! The two runs are compared by task kind: a name less its instance suffix
 //! (`CS#5` is one of the `CS` kind), as instance ids shift between two runs
 //! of one firmware. Per kind, the mean response over every job of every
-//! instance; and the makespan (the recording's covered time, the replay's
-//! last finish). The fit is a coordinate descent over [`FITTED`], each cost
+//! instance, the replay's jobs cut as a recorder would have cut them
+//! ([`crate::Spans`]); and the makespan (the recording's covered time, the
+//! replay's last finish). The fit is a coordinate descent over [`FITTED`], each cost
 //! tried at every value of a grid in turn (a doubling one, then from there a
 //! finer one), kept where the replay comes closer (the mean of
 //! |ln(predicted / recorded)| over the kinds plus that of the makespan),
@@ -97,16 +98,16 @@ impl Reference {
 }
 
 /// Per kind of `replay`'s tasks: instances, summed response (ns) and jobs
-/// finished in `outcome`.
+/// in `outcome`, the jobs as a recorder of the replay would have cut them
+/// ([`crate::Spans`]): the multi-core recording cut its own where its tasks
+/// blocked, not where the single-core one did.
 fn by_kind<'a>(replay: &'a Replay, outcome: &Outcome) -> BTreeMap<&'a str, (usize, f64, u64)> {
     let mut kinds: BTreeMap<&str, (usize, f64, u64)> = BTreeMap::new();
     for (task, result) in replay.tasks.iter().zip(&outcome.tasks) {
         let k = kinds.entry(kind_of(&task.name)).or_default();
         k.0 += 1;
-        if let Some(mean) = result.response_mean_ns {
-            k.1 += mean as f64 * result.jobs as f64;
-            k.2 += result.jobs;
-        }
+        k.1 += result.spans.total_ns as f64;
+        k.2 += result.spans.count;
     }
     kinds
 }

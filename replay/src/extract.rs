@@ -67,6 +67,16 @@ impl ReplayTask {
     }
 }
 
+/// A queue as the recording shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedQueue {
+    /// Its name in the recording.
+    pub name: String,
+    /// The most items it held at once: sends less receives, from the
+    /// fewest (what it held when the recording began is unknown).
+    pub peak: u32,
+}
+
 /// The replayable workload of a trace.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Replay {
@@ -89,6 +99,12 @@ pub struct Replay {
     pub events: usize,
     /// The cause-effect chains every replay measures ([`Replay::set_chains`]).
     pub chains: Vec<crate::ReplayChain>,
+    /// Per kernel object, if it is a queue, what the recording shows of it.
+    pub queues: Vec<Option<RecordedQueue>>,
+    /// Per kernel object, how many items it holds where a send to it
+    /// blocks when full (0: unbounded, or not a queue), as the platform
+    /// file gives them ([`Replay::set_kernel`]).
+    pub capacity: Vec<u32>,
     /// What the recording shows of the kernel's rules.
     pub recorded: Recorded,
     /// The kernel's rules every replay keeps ([`Replay::set_kernel`]).
@@ -198,18 +214,36 @@ impl Replay {
             recorded_cores: trace.cores_seen().max(1),
             events: trace.events.len(),
             chains: Vec::new(),
+            queues: queues(trace),
+            capacity: vec![0; trace.objects.len()],
             rules: Rules::of(&recorded, &Kernel::default()).expect("no setting asks for a tick"),
             recorded,
         }
     }
 
     /// Keeps the kernel's rules as the recording shows them and a platform
-    /// file's `kernel` settings override.
+    /// file's `kernel` settings override, and the queue lengths it gives.
     ///
     /// # Errors
-    /// Time slicing asked for with no tick anywhere ([`Rules::of`]).
+    /// Time slicing asked for with no tick anywhere ([`Rules::of`]); a
+    /// length for a queue the recording does not have, or shorter than
+    /// the recording shows it holding.
     pub fn set_kernel(&mut self, kernel: &Kernel) -> Result<(), crate::ReplayError> {
         self.rules = Rules::of(&self.recorded, kernel)?;
+        let named = |name: &str| self.queues.iter().flatten().any(|q| q.name == name);
+        if let Some(name) = kernel.queues.keys().find(|n| !named(n)) {
+            let known: Vec<&str> = self.queues.iter().flatten().map(|q| q.name.as_str()).collect();
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            return Err(crate::ReplayError::UnknownQueue { name: name.clone(), known });
+        }
+        for (o, q) in self.queues.iter().enumerate() {
+            let Some(q) = q else { continue };
+            let length = kernel.queues.get(&q.name).copied().or(kernel.queue_length).unwrap_or(0);
+            if length > 0 && length < q.peak {
+                return Err(crate::ReplayError::QueueTooShort { name: q.name.clone(), length, peak: q.peak });
+            }
+            self.capacity[o] = length;
+        }
         Ok(())
     }
 
@@ -330,6 +364,31 @@ fn tokens(trace: &Trace) -> Vec<u32> {
         }
     }
     fewest.iter().map(|&f| u32::try_from(-f).unwrap_or(u32::MAX)).collect()
+}
+
+/// Per kernel object, if it is a queue, its name and the most items the
+/// recording shows it holding at once.
+fn queues(trace: &Trace) -> Vec<Option<RecordedQueue>> {
+    let mut held = vec![(0i64, 0i64, 0i64); trace.objects.len()];
+    for e in &trace.events {
+        let Some((now, least, most)) = held.get_mut(e.object as usize) else { continue };
+        match e.kind {
+            EventKind::Send => *now += 1,
+            EventKind::Receive => *now -= 1,
+            _ => continue,
+        }
+        *least = (*least).min(*now);
+        *most = (*most).max(*now);
+    }
+    trace
+        .objects
+        .iter()
+        .zip(held)
+        .map(|(o, (_, least, most))| {
+            (o.kind == ObjectKind::Queue)
+                .then(|| RecordedQueue { name: o.name.clone(), peak: u32::try_from(most - least).unwrap_or(u32::MAX) })
+        })
+        .collect()
 }
 
 /// The READY time of `task`'s jobs the recording saw finish.

@@ -48,10 +48,10 @@ pub use chain::{ChainOrigin, ChainResult, ReplayChain, discover};
 pub use corera_placement::Costs;
 pub use corera_trace_ingest::{Action, Job, Phase, Release};
 pub use error::ReplayError;
-pub use extract::{Replay, ReplayTask};
+pub use extract::{RecordedQueue, Replay, ReplayTask};
 pub use generate::generate;
 pub use rules::{OsRules, Recorded, Rules, Slice};
-pub use sim::{Flow, KEEPS_UP, Outcome, Overheads, Policy, Segment, Setup, TaskResult, simulate};
+pub use sim::{Flow, KEEPS_UP, Outcome, Overheads, Policy, Segment, Setup, Spans, TaskResult, simulate};
 pub use workload::{ActionSpec, TaskSpec, Workload, WorkloadError};
 
 #[cfg(test)]

@@ -46,7 +46,10 @@ fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
     let o: serde_json::Value = serde_json::from_slice(&replayed.stdout).unwrap();
     let runner = o["outcome"]["tasks"].as_array().unwrap().iter().find(|t| t["name"] == "Runner").unwrap();
     let fitted = json["after"]["kinds"].as_array().unwrap().iter().find(|k| k["kind"] == "Runner").unwrap();
-    assert_eq!(runner["response_mean_ns"].as_f64(), fitted["predicted_ns"].as_f64());
+    // Runner blocks between its jobs: the replay's jobs are the spans the
+    // fit compares (the record's mean is rounded to the ns).
+    let (mean, predicted) = (runner["response_mean_ns"].as_f64().unwrap(), fitted["predicted_ns"].as_f64().unwrap());
+    assert!((mean - predicted).abs() < 1.0, "{mean} against {predicted}");
     assert_eq!(o["outcome"]["makespan_ns"], json["after"]["predicted_makespan_ns"]);
     // The text says so, and why.
     corera()

@@ -311,3 +311,28 @@ fn as_recorded_states_a_yield_latency_only_where_the_kernel_asks_for_yields() {
     assert_eq!(json["rules"]["multiple_priorities"], true);
     assert!(json.get("yield_latency").is_none(), "{}", json["yield_latency"]);
 }
+
+/// Queue lengths come from the platform file and are checked against the
+/// recording: the pipeline's queues each held 4 items at once on one
+/// core, so a length of 2 is refused, as is a queue it does not have; its
+/// real length, 4, is kept and stated in the JSON record.
+#[test]
+fn queue_lengths_the_recording_contradicts_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = crate::repo("samples/freertos-smp-pairs/pipeline-1core-ready.btf.gz");
+    let run = |platform: &str| {
+        let file = dir.path().join("platform.toml");
+        std::fs::write(&file, platform).unwrap();
+        corera().arg("simulate").arg(&trace).args(["--as-recorded", "-q", "--json", "--platform"]).arg(&file).assert()
+    };
+    run("cores = 1\nqueue_length = 2\n").code(2).stderr(predicate::str::contains(
+        "queue `0x80007680` held 4 items at once in the recording; the platform file gives it a length of 2",
+    ));
+    run("cores = 1\n[queues]\nq1 = 4\n").code(2).stderr(predicate::str::contains(
+        "the platform file's [queues] names `q1`; the recording's queues are: 0x800063b8, 0x80007680, 0x80007740, \
+         0x80007800",
+    ));
+    let out = run("cores = 1\nqueue_length = 4\n").success().get_output().stdout.clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(json["platform"]["kernel"]["queue_length"], 4, "{}", json["platform"]);
+}

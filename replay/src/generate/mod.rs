@@ -49,6 +49,9 @@ pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
         recorded_cores: 1,
         events: 0,
         chains: Vec::new(),
+        // Its queues never fill: they hold what is sent.
+        queues: vec![None; w.queues.len() + w.mutexes.len()],
+        capacity: vec![0; w.queues.len() + w.mutexes.len()],
         rules: Rules::of(&recorded, &Kernel::default()).expect("no tick asked for"),
         recorded,
         tasks: planned.tasks,

@@ -50,10 +50,12 @@ mod objects;
 mod outcome;
 mod policy;
 mod schedule;
+#[cfg(test)]
+mod tests;
 
 use flat::{DELAYED, Flat, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
-pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, TaskResult};
+pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, Spans, TaskResult};
 pub use policy::Policy;
 
 /// Simulation settings.
@@ -150,6 +152,9 @@ struct Sim<'a> {
     /// mutexes it holds.
     inherited: Vec<i64>,
     responses: Vec<Vec<u64>>,
+    /// Per task, the release of the first job of its span in progress
+    /// (`NOT_FIRED`: none), and whether every job in it counts.
+    span_from: Vec<(u64, bool)>,
     /// Per global job, when it was released, first ran and finished (kept
     /// only when the replay has chains to measure).
     job_times: Vec<JobTimes>,
@@ -237,10 +242,11 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         Policy::Single => 1,
         _ => usize::from(setup.platform.cores),
     };
-    // A queue call only holds the kernel's lock: followed only where
-    // holding it costs something.
+    // A queue call holds the kernel's lock, and blocks on a full queue:
+    // followed only where either matters.
     let lock = &setup.platform.costs.lock;
-    let flat = Flat::of(replay, k > 1 && (lock.take_ns > 0 || lock.give_ns > 0));
+    let bounded = replay.capacity.iter().any(|&c| c > 0);
+    let flat = Flat::of(replay, bounded || (k > 1 && (lock.take_ns > 0 || lock.give_ns > 0)));
     let total = flat.exec.len();
     let flat_jobs = flat.job_finished.len();
     let Where { mask, home, floats } = Where::of(replay, setup, k);
@@ -271,12 +277,14 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         left: vec![None; k],
         switch_cost: setup.platform.costs.context_switch_ns.unwrap_or(0),
         holder: vec![None; replay.mutexes.len()],
-        tokens: replay.tokens.clone(),
+        // A bounded queue's tokens are its free places.
+        tokens: replay.tokens.iter().zip(&replay.capacity).map(|(&t, &c)| if c > 0 { c } else { t }).collect(),
         base: replay.tasks.iter().map(|t| t.urgency).collect(),
         lowered: vec![None; n],
         lock_free_at: 0,
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
+        span_from: vec![(NOT_FIRED, true); n],
         job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
         out: Outcome::empty(setup.policy, k, replay),
         seg_start: vec![0; n],
@@ -770,6 +778,17 @@ impl Sim<'_> {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.give(obj, i, now)
                         }
+                        // A send to a bounded queue takes a free place,
+                        // blocking while there is none; a receive gives one
+                        // back.
+                        Action::Send(obj) if self.r.capacity[obj as usize] > 0 => {
+                            let blocked = self.take(i, core, obj, now);
+                            self.tell(|h| h.acted(now, i, at, action, blocked));
+                        }
+                        Action::Receive(obj) if self.r.capacity[obj as usize] > 0 => {
+                            self.tell(|h| h.acted(now, i, at, action, false));
+                            self.give(obj, i, now);
+                        }
                         Action::Send(_) | Action::Receive(_) => self.tell(|h| h.acted(now, i, at, action, false)),
                         Action::SetPriority { task, priority } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
@@ -796,6 +815,11 @@ impl Sim<'_> {
                 if !job_done {
                     self.phase[i] += 1;
                 } else {
+                    let span = &mut self.span_from[i];
+                    if span.0 == NOT_FIRED {
+                        *span = (self.job_release[i], true);
+                    }
+                    span.1 &= self.f.job_finished[gj] && self.f.job_counted[gj];
                     if self.f.job_finished[gj] {
                         if self.f.job_counted[gj] {
                             self.responses[i].push(now - self.job_release[i]);
@@ -817,8 +841,25 @@ impl Sim<'_> {
                 let next = if self.job[i] >= jobs { State::Done } else { State::Waiting };
                 self.set_state(i, next, now);
                 self.refresh(i);
+                if job_done {
+                    self.end_span(i, now);
+                }
             }
             self.scratch_cores = cores;
+        }
+    }
+
+    /// Task `i` ended a job at `now`: unless its next job is released
+    /// already (it would not block), its span ends.
+    fn end_span(&mut self, i: usize, now: u64) {
+        if self.state[i] == State::Waiting && self.rel[i] <= now {
+            return;
+        }
+        let (from, counted) = std::mem::replace(&mut self.span_from[i], (NOT_FIRED, true));
+        if counted {
+            let spans = &mut self.out.tasks[i].spans;
+            spans.count += 1;
+            spans.total_ns += now - from;
         }
     }
 

@@ -83,8 +83,9 @@ impl Sim<'_> {
         true
     }
 
-    /// Task `by` gives `obj`: a semaphore's token goes to its most urgent
-    /// waiter (the first to wait among equals), else into the count; a
+    /// Task `by` gives `obj`: a semaphore's token (a queue's free place)
+    /// goes to its most urgent waiter (the first to wait among equals),
+    /// else into the count; a
     /// mutex its holder gives goes to its most urgent waiter, and the
     /// urgencies lent through it are taken back.
     pub(super) fn give(&mut self, obj: u32, by: usize, now: u64) {
@@ -104,7 +105,15 @@ impl Sim<'_> {
                 self.set_state(j, State::Ready, now);
                 self.tell(|h| h.released(now, j, false, Some(by)));
             }
-            None if !mutex => self.tokens[obj as usize] += 1,
+            // A queue has no more free places than its length (a receive
+            // of an item sent before the replay began frees none).
+            None if !mutex => {
+                let cap = self.r.capacity[obj as usize];
+                let t = &mut self.tokens[obj as usize];
+                if cap == 0 || *t < cap {
+                    *t += 1;
+                }
+            }
             None => {}
         }
         if mutex {

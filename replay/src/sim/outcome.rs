@@ -37,6 +37,31 @@ pub struct TaskResult {
     /// cross-core signals it received, global scheduling), ns: its
     /// RUNNING is its demand plus this.
     pub overhead_ns: u64,
+    /// Its jobs as a recorder would have cut them ([`Spans`]).
+    #[serde(skip)]
+    pub spans: Spans,
+}
+
+/// A task's work as a recorder of this replay would have cut it into jobs:
+/// a job ends where the task blocks, and a task whose next job is released
+/// by the time one ends does not block, so the two are one. Two runs of one
+/// firmware that block at different points (a stage whose queue never
+/// empties on two cores runs every item in one go) compare by these, not
+/// by the jobs of the recording the replay started from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spans {
+    /// Spans that ended with every job in them finished and counted.
+    pub count: u64,
+    /// Their summed response (the first job's release to the last job's
+    /// end), ns.
+    pub total_ns: u64,
+}
+
+impl Spans {
+    /// Mean response over the spans, ns.
+    pub fn mean_ns(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.total_ns as f64 / self.count as f64)
+    }
 }
 
 /// One stretch of a task running on a core.
@@ -209,6 +234,7 @@ impl Outcome {
                     lateness_ns: None,
                     migrations: 0,
                     overhead_ns: 0,
+                    spans: Spans::default(),
                 })
                 .collect(),
             core_busy_ns: vec![0; k],
