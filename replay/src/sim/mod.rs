@@ -778,16 +778,8 @@ impl Sim<'_> {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.give(obj, i, now)
                         }
-                        // A send to a bounded queue takes a free place,
-                        // blocking while there is none; a receive gives one
-                        // back.
-                        Action::Send(obj) if self.r.capacity[obj as usize] > 0 => {
-                            let blocked = self.take(i, core, obj, now);
-                            self.tell(|h| h.acted(now, i, at, action, blocked));
-                        }
-                        Action::Receive(obj) if self.r.capacity[obj as usize] > 0 => {
-                            self.tell(|h| h.acted(now, i, at, action, false));
-                            self.give(obj, i, now);
+                        Action::Send(obj) | Action::Receive(obj) if self.r.capacity[obj as usize] > 0 => {
+                            self.bounded_queue_call(i, core, action, at, now);
                         }
                         Action::Send(_) | Action::Receive(_) => self.tell(|h| h.acted(now, i, at, action, false)),
                         Action::SetPriority { task, priority } => {
@@ -815,11 +807,6 @@ impl Sim<'_> {
                 if !job_done {
                     self.phase[i] += 1;
                 } else {
-                    let span = &mut self.span_from[i];
-                    if span.0 == NOT_FIRED {
-                        *span = (self.job_release[i], true);
-                    }
-                    span.1 &= self.f.job_finished[gj] && self.f.job_counted[gj];
                     if self.f.job_finished[gj] {
                         if self.f.job_counted[gj] {
                             self.responses[i].push(now - self.job_release[i]);
@@ -842,16 +829,23 @@ impl Sim<'_> {
                 self.set_state(i, next, now);
                 self.refresh(i);
                 if job_done {
-                    self.end_span(i, now);
+                    self.end_span(i, gj, now);
                 }
             }
             self.scratch_cores = cores;
         }
     }
 
-    /// Task `i` ended a job at `now`: unless its next job is released
-    /// already (it would not block), its span ends.
-    fn end_span(&mut self, i: usize, now: u64) {
+    /// Task `i` ended its job `gj` (global index) at `now`, its next one
+    /// waiting: unless that one is released already (it would not block),
+    /// its span ends.
+    #[inline(never)]
+    fn end_span(&mut self, i: usize, gj: usize, now: u64) {
+        let span = &mut self.span_from[i];
+        if span.0 == NOT_FIRED {
+            *span = (self.job_release[i], true);
+        }
+        span.1 &= self.f.job_finished[gj] && self.f.job_counted[gj];
         if self.state[i] == State::Waiting && self.rel[i] <= now {
             return;
         }
@@ -860,6 +854,25 @@ impl Sim<'_> {
             let spans = &mut self.out.tasks[i].spans;
             spans.count += 1;
             spans.total_ns += now - from;
+        }
+    }
+
+    /// Task `i` on `core` sends to or receives from a bounded queue: a send
+    /// takes a free place, blocking while there is none; a receive gives
+    /// one back.
+    #[cold]
+    #[inline(never)]
+    fn bounded_queue_call(&mut self, i: usize, core: u16, action: Action, at: (usize, usize, usize), now: u64) {
+        match action {
+            Action::Send(obj) => {
+                let blocked = self.take(i, core, obj, now);
+                self.tell(|h| h.acted(now, i, at, action, blocked));
+            }
+            Action::Receive(obj) => {
+                self.tell(|h| h.acted(now, i, at, action, false));
+                self.give(obj, i, now);
+            }
+            _ => unreachable!("only queue calls"),
         }
     }
 
