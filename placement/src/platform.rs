@@ -669,15 +669,9 @@ impl Platform {
             return Err(PlatformError::File(format!("tick_us {tick} must be in [1, 10000000] (1 µs to 10 s)")));
         }
         let queues = f.queues.unwrap_or_default();
-        for (key, n) in f
-            .queue_length
-            .iter()
-            .map(|n| ("queue_length".to_string(), n))
-            .chain(queues.iter().map(|(q, n)| (format!("queues.\"{q}\""), n)))
-        {
-            if *n == 0 {
-                return Err(PlatformError::File(format!("{key} = 0: a queue holds at least one item")));
-            }
+        let empty = (f.queue_length == Some(0)).then(|| "queue_length".to_string());
+        if let Some(key) = empty.or_else(|| queues.iter().find(|q| *q.1 == 0).map(|q| format!("queues.\"{}\"", q.0))) {
+            return Err(PlatformError::File(format!("{key} = 0: a queue holds at least one item")));
         }
         p.kernel = Kernel {
             tick_us: f.tick_us,

@@ -205,16 +205,17 @@ impl Replay {
         let mut tasks: Vec<ReplayTask> = tasks;
         merge_handoffs(&mut tasks);
         let recorded = Recorded::of(trace);
+        let held = held(trace);
         Replay {
             tasks,
             index_of,
             mutexes: trace.objects.iter().map(|o| o.kind == ObjectKind::Mutex).collect(),
-            tokens: tokens(trace),
+            tokens: tokens(&held),
             duration_ns: covered(schedule.duration_ns),
             recorded_cores: trace.cores_seen().max(1),
             events: trace.events.len(),
             chains: Vec::new(),
-            queues: queues(trace),
+            queues: queues(trace, &held),
             capacity: vec![0; trace.objects.len()],
             rules: Rules::of(&recorded, &Kernel::default()).expect("no setting asks for a tick"),
             recorded,
@@ -347,48 +348,47 @@ fn merge_handoffs(tasks: &mut [ReplayTask]) {
     }
 }
 
-/// Per object of `trace`, the fewest tokens it must hold at the start for
-/// its recorded takes and gives never to go below zero.
-fn tokens(trace: &Trace) -> Vec<u32> {
-    let mut balance = vec![0i64; trace.objects.len()];
-    let mut fewest = vec![0i64; trace.objects.len()];
-    for e in &trace.events {
-        let Some(b) = balance.get_mut(e.object as usize) else { continue };
-        match e.kind {
-            EventKind::Give => *b += 1,
-            EventKind::Take => {
-                *b -= 1;
-                fewest[e.object as usize] = fewest[e.object as usize].min(*b);
-            }
-            _ => {}
-        }
-    }
-    fewest.iter().map(|&f| u32::try_from(-f).unwrap_or(u32::MAX)).collect()
+/// What an object of a recording held over it, relative to the start: the
+/// fewest and the most tokens (a give adds one, a take takes one away) and
+/// items (sends and receives).
+#[derive(Clone, Copy, Default)]
+struct Held {
+    tokens: (i64, i64),
+    items: (i64, i64),
 }
 
-/// Per kernel object, if it is a queue, its name and the most items the
-/// recording shows it holding at once.
-fn queues(trace: &Trace) -> Vec<Option<RecordedQueue>> {
-    let mut held = vec![(0i64, 0i64, 0i64); trace.objects.len()];
+/// Per object of `trace`, what it held, in one pass over the events.
+fn held(trace: &Trace) -> Vec<Held> {
+    let mut now = vec![(0i64, 0i64); trace.objects.len()];
+    let mut held = vec![Held::default(); trace.objects.len()];
     for e in &trace.events {
-        let Some((now, least, most)) = held.get_mut(e.object as usize) else { continue };
-        match e.kind {
-            EventKind::Send => *now += 1,
-            EventKind::Receive => *now -= 1,
+        let Some((tokens, items)) = now.get_mut(e.object as usize) else { continue };
+        let h = &mut held[e.object as usize];
+        let (n, range) = match e.kind {
+            EventKind::Give | EventKind::Take => (tokens, &mut h.tokens),
+            EventKind::Send | EventKind::Receive => (items, &mut h.items),
             _ => continue,
-        }
-        *least = (*least).min(*now);
-        *most = (*most).max(*now);
+        };
+        *n += if matches!(e.kind, EventKind::Give | EventKind::Send) { 1 } else { -1 };
+        *range = (range.0.min(*n), range.1.max(*n));
     }
-    trace
-        .objects
-        .iter()
-        .zip(held)
-        .map(|(o, (_, least, most))| {
-            (o.kind == ObjectKind::Queue)
-                .then(|| RecordedQueue { name: o.name.clone(), peak: u32::try_from(most - least).unwrap_or(u32::MAX) })
-        })
-        .collect()
+    held
+}
+
+/// Per object, the fewest tokens it must hold at the start for its
+/// recorded takes and gives never to go below zero.
+fn tokens(held: &[Held]) -> Vec<u32> {
+    held.iter().map(|h| u32::try_from(-h.tokens.0).unwrap_or(u32::MAX)).collect()
+}
+
+/// Per queue of `trace`, its name and the most items the recording shows
+/// it holding at once.
+fn queues(trace: &Trace, held: &[Held]) -> Vec<Option<RecordedQueue>> {
+    let peak = |h: &Held| u32::try_from(h.items.1 - h.items.0).unwrap_or(u32::MAX);
+    let queue = |(o, h): (&corera_trace_ingest::Object, &Held)| {
+        (o.kind == ObjectKind::Queue).then(|| RecordedQueue { name: o.name.clone(), peak: peak(h) })
+    };
+    trace.objects.iter().zip(held).map(queue).collect()
 }
 
 /// The READY time of `task`'s jobs the recording saw finish.

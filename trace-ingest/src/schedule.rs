@@ -126,9 +126,10 @@ pub enum Action {
         /// Its phase within the job.
         phase: u32,
     },
-    /// Sends to a queue when the recording names no task it released: a
-    /// kernel call the replay follows only as the time it holds the
-    /// kernel's lock.
+    /// Sends to a queue (a task it wakes is released by an
+    /// [`Action::Signal`] beside it): the replay follows it for the time it
+    /// holds the kernel's lock, and where the queue has a length, for the
+    /// free place it takes.
     Send(ObjectId),
     /// Receives from a queue without blocking, likewise.
     Receive(ObjectId),
@@ -343,7 +344,7 @@ impl Schedule {
                 EventKind::IsrEnter => b.isr_enter(t, usize::from(e.core), now),
                 EventKind::IsrExit => b.isr_exit(t, usize::from(e.core), now),
                 EventKind::Wakeup | EventKind::Send | EventKind::EventSet => {
-                    if e.kind == EventKind::Send && e.object != NONE && e.peer == NONE {
+                    if e.kind == EventKind::Send && e.object != NONE {
                         b.act(t, Action::Send(e.object), now);
                     }
                     b.wake(t, e.kind, e.peer, e.bytes, now);

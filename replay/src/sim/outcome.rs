@@ -57,13 +57,6 @@ pub struct Spans {
     pub total_ns: u64,
 }
 
-impl Spans {
-    /// Mean response over the spans, ns.
-    pub fn mean_ns(&self) -> Option<f64> {
-        (self.count > 0).then(|| self.total_ns as f64 / self.count as f64)
-    }
-}
-
 /// One stretch of a task running on a core.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Segment {
