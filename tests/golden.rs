@@ -251,8 +251,9 @@ fn summary_matches(dir: &str, args: &[&str]) {
 /// The pairs recorded here (`samples/freertos-smp-pairs/`), the pipeline
 /// with every task made ready marked: its single-core recording replayed as
 /// recorded under the recorded configuration (every task within 10 % on
-/// mean response), and calibrated against its two-core run (a poor fit,
-/// exit 4): both printouts as reviewed.
+/// mean response), and calibrated against its two-core run (a good fit,
+/// exit 0: 7 of 8 kinds within 10 %, the makespan within 1 %): both
+/// printouts as reviewed.
 #[test]
 fn recorded_pairs_replay_and_calibrate_as_reviewed() {
     let dir = repo("samples/freertos-smp-pairs");
@@ -274,6 +275,6 @@ fn recorded_pairs_replay_and_calibrate_as_reviewed() {
         .arg(file("pipeline-2core-ready.btf.gz"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     check_in("samples/freertos-smp-pairs/expected", "calibrate.txt", &String::from_utf8(out.stdout).unwrap());
 }

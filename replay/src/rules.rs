@@ -63,7 +63,7 @@ impl OsRules {
     ///
     /// | OS | slices at its tick | a preempted task | several priorities at once on several cores |
     /// |---|---|---|---|
-    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch) | no (`configRUN_MULTIPLE_PRIORITIES` defaults to 0 in `FreeRTOS.h`) |
+    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch; on several cores also when it yields to a higher priority elsewhere) | no (`configRUN_MULTIPLE_PRIORITIES` defaults to 0 in `FreeRTOS.h`; the core whose call made a task ready yields last) |
     /// | ESP-IDF | yes | resumes first (its SMP scheduler skips tasks in the rotation, as its documentation says; Espressif's recordings replay closer so) | yes (each core schedules its own highest) |
     /// | Zephyr | no (`CONFIG_TIMESLICE_SIZE` 0) | resumes first (it stays at the head of its priority's queue) | yes |
     /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) | yes |

@@ -542,6 +542,64 @@ fn a_core_told_to_yield_does_so_after_the_yield_latency() {
     assert_eq!(ipi.tasks[lo].response_max_ns, Some(280_000), "without yield_ns, a cross-core signal's latency");
 }
 
+/// Two cores recorded by FreeRTOS SMP (one priority at a time): A and B
+/// (priority 2) run, C (2) waits, and Hi (3) is made ready at 100 µs,
+/// either by B (`wake`) or by a timer. `wake` tells whether B made it ready.
+fn three_equals_and_a_more_urgent_task(wake: &str) -> Replay {
+    let trace = log(&format!(
+        "corera-log 1 clock=us os=freertos\ntask 1 task 3 Hi\ntask 2 task 2 A\ntask 3 task 2 B\ntask 4 task 2 C\n\
+         task 8 idle 0 IDLE0\ntask 9 idle 0 IDLE1\n\
+         0 0 rdy 2\n0 1 rdy 3\n0 0 in 2\n0 1 in 3\n10 0 rdy 4\n{wake}100 1 rdy 1\n\
+         120 0 out 2 preempt\n120 0 in 1\n130 1 out 3 preempt\n130 1 in 9\n220 0 out 1 done\n220 0 in 4\n\
+         230 1 out 9 preempt\n230 1 in 2\n420 0 out 4 done\n420 0 in 3\n430 1 out 2 done\n430 1 in 9\n\
+         520 0 out 3 done\n520 0 in 8\n"
+    ));
+    let r = Replay::from_trace(&trace, &[]);
+    assert!(!r.rules.multiple_priorities, "{}", r.rules.describe());
+    r
+}
+
+/// Replays `r` on two cores under global SMP at no cost but a 10 µs yield.
+fn two_cores_yielding(r: &Replay) -> Outcome {
+    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
+    platform.costs.yield_ns = Some(10_000);
+    simulate(r, &Setup { policy: Policy::Smp, platform: &platform, core_of: None, masks: None, timeline: true })
+}
+
+/// FreeRTOS SMP's `prvYieldForTask` interrupts the other cores that must
+/// yield at once, but the core whose call made the task ready only at the
+/// end of its critical section. B (queued after A) makes Hi ready: Hi
+/// starts on A's core 0 at 100 µs and B runs to its yield at 110 µs (not
+/// A, the first queued, with Hi on B's core); B, last to leave, goes
+/// behind A, so after Hi C and A run (A ends at 420 µs) and B waits (520).
+#[test]
+fn the_core_that_made_a_task_ready_is_the_last_to_yield() {
+    let r = three_equals_and_a_more_urgent_task("100 1 wake 3 1\n");
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let o = two_cores_yielding(&r);
+    let hi = o.timeline.iter().find(|s| s.task as usize == index("Hi")).map(|s| (s.core, s.start_ns));
+    assert_eq!(hi, Some((0, 100_000)), "{:?}", o.timeline);
+    let b_first = o.timeline.iter().find(|s| s.task as usize == index("B")).map(|s| s.end_ns);
+    assert_eq!(b_first, Some(110_000), "{:?}", o.timeline);
+    assert_eq!(o.tasks[index("A")].response_max_ns, Some(420_000), "{:?}", o.timeline);
+    assert_eq!(o.tasks[index("B")].response_max_ns, Some(520_000), "{:?}", o.timeline);
+}
+
+/// A task that leaves its core to nothing (it yields to a more urgent
+/// priority running elsewhere) goes behind its equals, as FreeRTOS SMP
+/// moves a core's task to the end of its ready list at every selection on
+/// that core. Hi, released by a timer, takes B's core at once; A yields
+/// 10 µs later and goes behind B: after Hi C and B run (B ends at 330 µs)
+/// and A waits (540 µs), where A keeping its place ran first (B at 530).
+#[test]
+fn a_task_yielding_to_another_core_goes_behind_its_equals() {
+    let r = three_equals_and_a_more_urgent_task("");
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let o = two_cores_yielding(&r);
+    assert_eq!(o.tasks[index("B")].response_max_ns, Some(330_000), "{:?}", o.timeline);
+    assert_eq!(o.tasks[index("A")].response_max_ns, Some(540_000), "{:?}", o.timeline);
+}
+
 /// A recording without ready events (the FreeRTOS BTF logger): B, handed
 /// core 0 by A at 100 µs, and A, back after the idle loop 200 µs after it
 /// blocked. Replayed on two cores with each switch-in holding the kernel's

@@ -213,11 +213,24 @@ struct Sim<'a> {
     /// (one priority at a time), when the request arrives (`NOT_FIRED`:
     /// none).
     yield_at: Vec<u64>,
+    /// Per phase, the core of the task whose signal released it
+    /// (`NO_CORE`: none, or a timer, a hand-off, an ISR).
+    waker: Vec<u16>,
+    /// Per core, when a signal from the task it ran last made another
+    /// task ready (one priority at a time; `NOT_FIRED`: never). FreeRTOS
+    /// SMP (`prvYieldForTask`) interrupts the other cores that must yield
+    /// at once, but the calling core only at the end of its critical
+    /// section: its task is the last to leave ([`Sim::schedule`]), so the
+    /// task made ready starts on another core and the caller goes behind
+    /// the tasks preempted there (a timer's release is left out: which
+    /// core ran the tick is not known for every recording).
+    calling: Vec<u64>,
     /// Who is told what happens (the generator's recorder).
     hook: Option<&'a mut dyn Hook>,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
+const NO_CORE: u16 = u16::MAX;
 
 /// In an [`Action::Signal`], the target's next job no signal has released
 /// yet, whichever that is when the signal is sent (a queue's messages or
@@ -313,6 +326,8 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         isr_held: vec![false; n],
         next_signalled: vec![0; n],
         yield_at: vec![NOT_FIRED; n],
+        waker: vec![NO_CORE; total],
+        calling: vec![NOT_FIRED; k],
         hook,
     };
     for i in 0..n {
@@ -651,9 +666,13 @@ impl Sim<'_> {
         for &i in &due {
             let at = self.rel[i];
             self.set_state(i, State::Ready, now);
+            let id = self.global_phase(i);
+            // Its sender's core switches last (one priority at a time).
+            if !self.r.rules.multiple_priorities && self.waker[id] != NO_CORE {
+                self.calling[usize::from(self.waker[id])] = now;
+            }
             // The kernel's dispatch path: the task was ready (READY) while
             // it ran, eligible only after.
-            let id = self.global_phase(i);
             let dispatched = match self.f.release[id] {
                 SIGNALLED => self.local_wake[id],
                 DELAYED => false,
@@ -921,6 +940,9 @@ impl Sim<'_> {
             job
         };
         let Some(id) = self.unfired(t, job, phase) else { return };
+        if !self.r.tasks[from].isr {
+            self.waker[id] = core;
+        }
         let dest = self.home[t].or(self.last_core[t]).unwrap_or(core);
         let distance = if self.k > 1 { self.s.platform.distance(usize::from(core), usize::from(dest)) } else { 0 };
         let costs = &self.s.platform.costs;

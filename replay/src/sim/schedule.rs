@@ -35,9 +35,12 @@ impl Sim<'_> {
     }
 
     /// Running task `i` loses its core to `by` (none: to nothing it may
-    /// use): it stays ready, at the front of its priority's queue, or
-    /// behind the others where the kernel sends a task preempted by a task
-    /// there (an interrupt that does not switch tasks leaves it in place).
+    /// use, as when it yields to a more urgent priority running on another
+    /// core): it stays ready, at the front of its priority's queue, or
+    /// behind the others where the kernel sends a preempted task there
+    /// (FreeRTOS SMP moves a core's task to the end of its ready list at
+    /// each selection on that core, whatever it then selects; an interrupt
+    /// that does not switch tasks leaves it in place).
     pub(super) fn preempt(&mut self, i: usize, by: Option<usize>, now: u64) {
         let State::Running(c) = self.state[i] else { return };
         self.stop(i, now);
@@ -54,7 +57,7 @@ impl Sim<'_> {
                     *slot = Some(i);
                 }
             }
-            Some(_) if self.r.rules.preempted_to_back => self.enqueue(i),
+            _ if self.r.rules.preempted_to_back => self.enqueue(i),
             _ => {}
         }
     }
@@ -72,12 +75,17 @@ impl Sim<'_> {
             return;
         }
         // Candidates: ready or running, most urgent first; running ones
-        // first among equals, then lower index.
+        // first among equals, the one in the kernel call that made a task
+        // ready first of those, then first queued, then lower index.
         let mut cand = std::mem::take(&mut self.cand);
         cand.clear();
         cand.extend(self.active.iter().map(|&i| i as usize));
         cand.sort_unstable_by_key(|&i| {
-            (std::cmp::Reverse(self.urgency(i)), !matches!(self.state[i], State::Running(_)), self.queue_place(i), i)
+            let (running, calling) = match self.state[i] {
+                State::Running(c) => (true, self.calling[usize::from(c)] == now),
+                _ => (false, false),
+            };
+            (std::cmp::Reverse(self.urgency(i)), !running, !calling, self.queue_place(i), i)
         });
         let mut chosen = std::mem::take(&mut self.chosen);
         chosen.iter_mut().for_each(|c| *c = None);
