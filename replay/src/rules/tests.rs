@@ -432,6 +432,14 @@ fn two_cores(r: &Replay, policy: Policy, masks: Option<&[corera_placement::CoreS
     simulate(r, &Setup { policy, platform: &platform, core_of: None, masks, timeline: true })
 }
 
+/// Replays `r` under global SMP on two cores with no costs but what `set`
+/// gives.
+fn two_cores_costing(r: &Replay, set: impl FnOnce(&mut corera_placement::Costs)) -> Outcome {
+    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
+    set(&mut platform.costs);
+    simulate(r, &Setup { policy: Policy::Smp, platform: &platform, core_of: None, masks: None, timeline: true })
+}
+
 /// FreeRTOS SMP runs one priority at a time by default
 /// (`configRUN_MULTIPLE_PRIORITIES` 0): with Hi (priority 2) and Lo (1)
 /// ready together on two cores, Lo waits for Hi to end while the other
@@ -528,23 +536,18 @@ fn a_core_told_to_yield_does_so_after_the_yield_latency() {
          200 0 in 2\n300 0 out 2 done\n");
     let r = Replay::from_trace(&trace, &[]);
     let lo = r.tasks.iter().position(|t| t.name == "Lo").unwrap();
-    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
-    let replay = |platform: &Platform| {
-        simulate(&r, &Setup { policy: Policy::Smp, platform, core_of: None, masks: None, timeline: true })
-    };
-    let at_once = replay(&platform);
+    let at_once = two_cores_costing(&r, |_| {});
     assert_eq!(at_once.tasks[lo].response_max_ns, Some(300_000), "{:?}", at_once.timeline);
-    platform.costs.yield_ns = Some(50_000);
-    let later = replay(&platform);
+    let later = two_cores_costing(&r, |c| c.yield_ns = Some(50_000));
     assert_eq!(later.tasks[lo].response_max_ns, Some(250_000), "{:?}", later.timeline);
-    platform.costs = corera_placement::Costs { message_latency_ns: 20_000, ..corera_placement::Costs::none() };
-    let ipi = replay(&platform);
+    let ipi = two_cores_costing(&r, |c| c.message_latency_ns = 20_000);
     assert_eq!(ipi.tasks[lo].response_max_ns, Some(280_000), "without yield_ns, a cross-core signal's latency");
 }
 
 /// Two cores recorded by FreeRTOS SMP (one priority at a time): A and B
 /// (priority 2) run, C (2) waits, and Hi (3) is made ready at 100 µs,
-/// either by B (`wake`) or by a timer. `wake` tells whether B made it ready.
+/// either by B (`wake` holds its `wake` line) or, with `wake` empty, by a
+/// timer.
 fn three_equals_and_a_more_urgent_task(wake: &str) -> Replay {
     let trace = log(&format!(
         "corera-log 1 clock=us os=freertos\ntask 1 task 3 Hi\ntask 2 task 2 A\ntask 3 task 2 B\ntask 4 task 2 C\n\
@@ -559,13 +562,6 @@ fn three_equals_and_a_more_urgent_task(wake: &str) -> Replay {
     r
 }
 
-/// Replays `r` on two cores under global SMP at no cost but a 10 µs yield.
-fn two_cores_yielding(r: &Replay) -> Outcome {
-    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
-    platform.costs.yield_ns = Some(10_000);
-    simulate(r, &Setup { policy: Policy::Smp, platform: &platform, core_of: None, masks: None, timeline: true })
-}
-
 /// FreeRTOS SMP's `prvYieldForTask` interrupts the other cores that must
 /// yield at once, but the core whose call made the task ready only at the
 /// end of its critical section. B (queued after A) makes Hi ready: Hi
@@ -576,7 +572,7 @@ fn two_cores_yielding(r: &Replay) -> Outcome {
 fn the_core_that_made_a_task_ready_is_the_last_to_yield() {
     let r = three_equals_and_a_more_urgent_task("100 1 wake 3 1\n");
     let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
-    let o = two_cores_yielding(&r);
+    let o = two_cores_costing(&r, |c| c.yield_ns = Some(10_000));
     let hi = o.timeline.iter().find(|s| s.task as usize == index("Hi")).map(|s| (s.core, s.start_ns));
     assert_eq!(hi, Some((0, 100_000)), "{:?}", o.timeline);
     let b_first = o.timeline.iter().find(|s| s.task as usize == index("B")).map(|s| s.end_ns);
@@ -595,7 +591,7 @@ fn the_core_that_made_a_task_ready_is_the_last_to_yield() {
 fn a_task_yielding_to_another_core_goes_behind_its_equals() {
     let r = three_equals_and_a_more_urgent_task("");
     let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
-    let o = two_cores_yielding(&r);
+    let o = two_cores_costing(&r, |c| c.yield_ns = Some(10_000));
     assert_eq!(o.tasks[index("B")].response_max_ns, Some(330_000), "{:?}", o.timeline);
     assert_eq!(o.tasks[index("A")].response_max_ns, Some(540_000), "{:?}", o.timeline);
 }

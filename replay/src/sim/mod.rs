@@ -214,7 +214,9 @@ struct Sim<'a> {
     /// none).
     yield_at: Vec<u64>,
     /// Per phase, the core of the task whose signal released it
-    /// (`NO_CORE`: none, or a timer, a hand-off, an ISR).
+    /// (`NO_CORE`: none, or a timer, a hand-off, an ISR); kept only where
+    /// the kernel runs one priority at a time on several cores (else
+    /// empty), the one place `calling` is read.
     waker: Vec<u16>,
     /// Per core, when a signal from the task it ran last made another
     /// task ready (one priority at a time; `NOT_FIRED`: never). FreeRTOS
@@ -264,6 +266,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
     let flat_jobs = flat.job_finished.len();
     let Where { mask, home, floats } = Where::of(replay, setup, k);
     let costs = &setup.platform.costs;
+    let one_at_a_time = k > 1 && !replay.rules.multiple_priorities;
     let mut sim = Sim {
         r: replay,
         s: setup,
@@ -326,7 +329,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         isr_held: vec![false; n],
         next_signalled: vec![0; n],
         yield_at: vec![NOT_FIRED; n],
-        waker: vec![NO_CORE; total],
+        waker: if one_at_a_time { vec![NO_CORE; total] } else { Vec::new() },
         calling: vec![NOT_FIRED; k],
         hook,
     };
@@ -668,8 +671,10 @@ impl Sim<'_> {
             self.set_state(i, State::Ready, now);
             let id = self.global_phase(i);
             // Its sender's core switches last (one priority at a time).
-            if !self.r.rules.multiple_priorities && self.waker[id] != NO_CORE {
-                self.calling[usize::from(self.waker[id])] = now;
+            if let Some(&c) = self.waker.get(id)
+                && c != NO_CORE
+            {
+                self.calling[usize::from(c)] = now;
             }
             // The kernel's dispatch path: the task was ready (READY) while
             // it ran, eligible only after.
@@ -940,8 +945,10 @@ impl Sim<'_> {
             job
         };
         let Some(id) = self.unfired(t, job, phase) else { return };
-        if !self.r.tasks[from].isr {
-            self.waker[id] = core;
+        if !self.r.tasks[from].isr
+            && let Some(w) = self.waker.get_mut(id)
+        {
+            *w = core;
         }
         let dest = self.home[t].or(self.last_core[t]).unwrap_or(core);
         let distance = if self.k > 1 { self.s.platform.distance(usize::from(core), usize::from(dest)) } else { 0 };
