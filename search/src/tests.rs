@@ -263,3 +263,29 @@ fn pins_hold_and_pinned_cores_keep_their_numbers() {
     assert_eq!((s.placement.core_of[3], s.placement.core_of[7]), (1, 1));
     assert!(s.proven_optimal);
 }
+
+/// The smallest case the property test above found wrong with HiGHS
+/// (presolve on, warm-started from the greedy placement): a 1 x 3 mesh,
+/// t4 and t5 talking but too heavy to share a core, t2 pinned to core 2
+/// and kept apart from t6, t0 forbidden core 1. The optimum puts t4 and
+/// t5 on neighbouring cores (cost 1); HiGHS proved cost 2 "optimal".
+#[test]
+fn the_ilp_proves_the_optimum_a_presolved_warm_start_missed() {
+    let names: Vec<String> = (0..7).map(|i| format!("t{i}")).collect();
+    let mut problem = Problem::new(names.clone(), vec![16, 0, 16, 0, 40, 33, 26], vec![(4, 5, 1)], 1000);
+    let mut platform = Platform::mesh(1, 3);
+    platform.balance_tolerance = 0.33724192551481946;
+    let rule = |i: usize, cores: Vec<u16>| CoreRule { task: names[i].clone(), cores };
+    let constraints = Constraints {
+        pin: vec![rule(2, vec![2])],
+        forbid: vec![rule(0, vec![1])],
+        apart: vec![vec!["t2".into(), "t6".into()]],
+        ..Default::default()
+    };
+    problem.apply(&platform, &constraints, &[]).unwrap();
+    let brute = brute_force(&problem, &platform).unwrap();
+    assert_eq!(brute, TrafficScore { overload_ns: 0, cross_traffic: 1 });
+    let ilp = crate::solve(crate::Method::Ilp, &problem, &platform, &Options::default()).unwrap();
+    assert!(ilp.proven_optimal, "{:?}", ilp.notes);
+    assert_eq!(ilp.score, brute, "{:?}: {:?}", ilp.placement.core_of, ilp.notes);
+}
