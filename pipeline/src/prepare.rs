@@ -168,7 +168,7 @@ impl Prepared {
                     task: w.name.clone(),
                     cores: slot_of(w.id).map_or_else(Vec::new, |i| used[i].iter().collect()),
                     recorded_running_ns: g.running_ns,
-                    replayed_running_ns: r.running_ns,
+                    replayed_running_ns: r.running_ns.saturating_sub(r.context_switch_ns),
                     recorded_ready_ns: w.comparable_ready_ns(),
                     replayed_ready_ns: r.ready_ns,
                     recorded_response_mean_ns: g.response_mean_ns,

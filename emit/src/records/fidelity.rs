@@ -65,7 +65,10 @@ pub struct FidelityRow {
     /// The cores it ran on in the recording (bound to one, or floating over
     /// these).
     pub cores: Vec<u16>,
-    /// RUNNING, recorded and replayed, ns.
+    /// RUNNING, recorded and replayed, ns. The replayed figure leaves out
+    /// the context switches the replay charged the task, which a recording
+    /// counts to neither task (they run between a switch-out and the next
+    /// switch-in).
     pub recorded_running_ns: u64,
     /// See `recorded_running_ns`.
     pub replayed_running_ns: u64,

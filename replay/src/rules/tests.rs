@@ -291,6 +291,8 @@ fn a_steady_dispatch_delay_is_charged_to_local_releases() {
 /// the platform's `context_switch_ns` charged to the task switched in
 /// straight after another: replayed in 0, B's responses come out 4 µs
 /// short; charged, exact. A, switched in after the idle loop, pays none.
+/// The switches are B's overhead, told apart from the rest (a recording
+/// counts them to neither task's RUNNING).
 #[test]
 fn a_context_switch_is_charged_where_one_task_follows_another() {
     let mut text = String::from(
@@ -306,7 +308,9 @@ fn a_context_switch_is_charged_where_one_task_follows_another() {
     let r = Replay::from_trace(&trace, &[]);
     let run = |context_switch_ns| {
         let o = single_costing(&r, |c| c.context_switch_ns = context_switch_ns);
-        (o.tasks[0].response_max_ns, o.tasks[1].response_max_ns, o.overheads.context_switch_ns)
+        let b = &o.tasks[1];
+        assert_eq!((b.context_switch_ns, b.running_ns - b.overhead_ns), (o.overheads.context_switch_ns, 150_000));
+        (o.tasks[0].response_max_ns, b.response_max_ns, b.context_switch_ns)
     };
     assert_eq!(run(None), (Some(30_000), Some(60_000), 0));
     assert_eq!(run(Some(4_000)), (Some(30_000), Some(64_000), 20_000), "as recorded: B 64 µs, five switches");

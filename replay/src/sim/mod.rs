@@ -103,6 +103,8 @@ struct Sim<'a> {
     owed: Vec<u64>,
     /// Per task, CPU time charged for overheads so far.
     overhead: Vec<u64>,
+    /// Per task, the part of `overhead` that is context switches.
+    switched: Vec<u64>,
     /// Per task, what a migration costs it.
     migration_cost: Vec<u64>,
     /// Per task, whether it may run on several cores (and so is dispatched
@@ -278,6 +280,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         next_action: vec![0; n],
         owed: vec![0; n],
         overhead: vec![0; n],
+        switched: vec![0; n],
         migration_cost: replay.tasks.iter().map(|t| costs.migration_of(&t.name)).collect(),
         floats,
         mask,
@@ -1048,6 +1051,7 @@ impl Sim<'_> {
             && !self.r.tasks[j].isr
         {
             self.charge(i, self.switch_cost, |o| &mut o.context_switch_ns);
+            self.switched[i] += self.switch_cost;
         }
     }
 
@@ -1128,6 +1132,7 @@ impl Sim<'_> {
                 }
             }
             res.overhead_ns = self.overhead[i];
+            res.context_switch_ns = self.switched[i];
             self.out.running_ns += res.running_ns;
             self.out.ready_ns += res.ready_ns;
         }

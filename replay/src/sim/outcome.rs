@@ -37,6 +37,12 @@ pub struct TaskResult {
     /// cross-core signals it received, global scheduling), ns: its
     /// RUNNING is its demand plus this.
     pub overhead_ns: u64,
+    /// Of `overhead_ns`, the context switches into it
+    /// (`context_switch_ns`): time a recording counts to neither task, as
+    /// the switch runs between one task's switch-out and the next one's
+    /// switch-in.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub context_switch_ns: u64,
     /// Its jobs as a recorder would have cut them ([`Spans`]).
     #[serde(skip)]
     pub spans: Spans,
@@ -227,6 +233,7 @@ impl Outcome {
                     lateness_ns: None,
                     migrations: 0,
                     overhead_ns: 0,
+                    context_switch_ns: 0,
                     spans: Spans::default(),
                 })
                 .collect(),
