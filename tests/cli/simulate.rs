@@ -294,24 +294,15 @@ fn as_recorded_charges_the_lower_quartile_of_a_spread_dispatch_delay() {
     assert_eq!(json["tasks"][0]["replayed_response_mean_ns"], 65_000, "{}", json["tasks"][0]);
 }
 
-/// A recording whose switches from A to B take 4 µs (the kernel's, between
-/// A's switch-out and B's switch-in, no task's RUNNING): `simulate
+/// `tests/data/log/context-switches.log`, whose switches from A to B take
+/// 4 µs (the kernel's, between A's switch-out and B's switch-in, no task's
+/// RUNNING): `simulate
 /// --as-recorded` charges them, so B's responses come out as recorded, and
 /// leaves them out of B's replayed RUNNING, which then equals the recorded
 /// 150 µs (it read 170 µs, 13 % over, when the switches counted).
 #[test]
 fn as_recorded_counts_the_context_switch_to_no_tasks_running() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut text = String::from(
-        "corera-log 1 clock=us os=freertos\ntask 1 task 1 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n0 0 in 9\n",
-    );
-    for k in 1..=5u64 {
-        let t = 1000 * k;
-        text += &format!("{t} 0 rdy 1\n{t} 0 rdy 2\n{t} 0 out 9 preempt\n{t} 0 in 1\n");
-        text += &format!("{} 0 out 1 done\n{} 0 in 2\n{} 0 out 2 done\n{} 0 in 9\n", t + 30, t + 34, t + 64, t + 64);
-    }
-    let trace = dir.path().join("switches.log");
-    std::fs::write(&trace, text).unwrap();
+    let trace = crate::repo("tests/data/log/context-switches.log");
     as_recorded(&trace).stdout(predicate::str::contains("context switch: 4.0 µs (median of 5 switches"));
     let out = corera().arg("simulate").arg(&trace).args(["--as-recorded", "-q", "--json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

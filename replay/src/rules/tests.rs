@@ -295,14 +295,7 @@ fn a_steady_dispatch_delay_is_charged_to_local_releases() {
 /// counts them to neither task's RUNNING).
 #[test]
 fn a_context_switch_is_charged_where_one_task_follows_another() {
-    let mut text = String::from(
-        "corera-log 1 clock=us os=freertos\ntask 1 task 1 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n0 0 in 9\n",
-    );
-    for k in 1..=5u64 {
-        let t = 1000 * k;
-        text += &format!("{t} 0 rdy 1\n{t} 0 rdy 2\n{t} 0 out 9 preempt\n{t} 0 in 1\n");
-        text += &format!("{} 0 out 1 done\n{} 0 in 2\n{} 0 out 2 done\n{} 0 in 9\n", t + 30, t + 34, t + 64, t + 64);
-    }
+    let text = std::fs::read_to_string(corera_testdata::path("tests/data/log/context-switches.log")).unwrap();
     let trace = log(&text);
     assert_eq!(trace.context_switch().map(|w| w.median_ns), Some(4_000));
     let r = Replay::from_trace(&trace, &[]);
