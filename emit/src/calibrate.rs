@@ -54,6 +54,10 @@ pub fn calibrate_text(r: &CalibrateRecord) -> String {
     } else {
         let _ = writeln!(s, "{}", poor(&r.after));
     }
+    if !r.releases_from_switches.is_empty() {
+        let _ =
+            writeln!(s, "releases of {}: {}", r.releases_from_switches.join(" and "), crate::records::RELEASES_CAUTION);
+    }
     s
 }
 

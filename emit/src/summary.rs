@@ -320,13 +320,19 @@ pub fn fidelity_line(f: &crate::records::Fidelity) -> String {
     if !worst.is_empty() {
         line.push_str(&format!("; furthest: {}", worst.join(", ")));
     }
+    if f.releases_from_switches {
+        line.push_str(
+            "; releases read from the switches (no ready events): recorded READY and responses are lower bounds",
+        );
+    }
     line
 }
 
-/// For a replay that does not reproduce the recording: what the
-/// comparisons built on it are worth and what to supply.
+/// For a replay that does not reproduce the recording, or a recording
+/// whose releases were read from the switches: what the comparisons built
+/// on it are worth and what to supply.
 pub fn fidelity_caution(f: &crate::records::Fidelity) -> Option<String> {
-    (!f.reproduces()).then(|| {
+    let replay = (!f.reproduces()).then(|| {
         format!(
             "this rests on a replay that does not reproduce the recording ({} of {} tasks within {} % on mean \
              response, below {} %): the comparisons of set-ups here are not evidence until it does; give the priorities \
@@ -337,7 +343,9 @@ pub fn fidelity_caution(f: &crate::records::Fidelity) -> Option<String> {
             (crate::records::Fidelity::WITHIN * 100.0).round(),
             (crate::records::Fidelity::ENOUGH * 100.0).round()
         )
-    })
+    });
+    let cautions: Vec<String> = replay.into_iter().chain(f.releases_caution().map(str::to_string)).collect();
+    (!cautions.is_empty()).then(|| cautions.join("; and "))
 }
 
 /// The single core / SMP / AMP comparison.
@@ -558,6 +566,9 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
         None => {
             let _ = writeln!(s, "no response times: the recording has no job ends");
         }
+    }
+    if r.releases_from_switches {
+        let _ = writeln!(s, "releases: {}", crate::records::RELEASES_CAUTION);
     }
     if let Some(rules) = &r.rules {
         let _ = writeln!(s, "kernel: {}", rules.describe());

@@ -63,6 +63,11 @@ pub fn calibrate(single: &Input, multi: &Input, options: &Options) -> Result<Cal
         before: f.before,
         after: f.after,
         replays: f.replays,
+        releases_from_switches: [&s, &m]
+            .iter()
+            .filter(|p| !p.parsed.trace.records_ready())
+            .map(|p| p.name.clone())
+            .collect(),
     };
     Ok(Calibration { record, warnings: vec![(s.name.clone(), s.warnings), (m.name.clone(), m.warnings)] })
 }

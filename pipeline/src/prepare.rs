@@ -187,6 +187,7 @@ impl Prepared {
             chains: corera_emit::records::ChainRecord::of(workload),
             replayed_chains: o.chains.clone(),
             rules: Some(workload.rules.clone()),
+            releases_from_switches: !self.parsed.trace.records_ready(),
             cross_core_wake: wake,
             local_wake: self.parsed.trace.local_wake(),
             context_switch: self.parsed.trace.context_switch(),

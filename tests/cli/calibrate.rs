@@ -8,8 +8,9 @@ use crate::{corera, shared};
 
 /// On the shared pair (one FreeRTOS workload on one core and on two): the
 /// fit comes closer than the default costs, says it is poor (exit 4, the
-/// furthest kinds named) and writes a platform file that `simulate`
-/// reads and replays to the fitted figures.
+/// furthest kinds named) and that both recordings' releases were read
+/// from the switches, and writes a platform file that `simulate` reads and
+/// replays to the fitted figures.
 #[test]
 fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
     corera_testdata::shared_or_skip!("traces/predict");
@@ -36,6 +37,10 @@ fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
     assert!(within(&json["after"]) > within(&json["before"]), "{}", json["after"]);
     assert_eq!(json["good"], false);
     assert_eq!(json["platform"]["cores"], 2);
+    // The FreeRTOS logger's stock hooks write no ready events: both
+    // recordings' releases are read from the switches, and it says so.
+    let stock = serde_json::json!(["freertos_test_1core.btf", "freertos_test_2core_free.btf"]);
+    assert_eq!(json["releases_from_switches"], stock);
     // The file replays what the fit measured.
     let replayed = corera()
         .args(["simulate", single, "--policy", "smp", "--json", "-q", "--platform"])
@@ -58,7 +63,8 @@ fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
         .code(4)
         .stdout(
             predicate::str::contains("kinds within 10 % on mean response")
-                .and(predicate::str::contains("the fit is poor")),
+                .and(predicate::str::contains("the fit is poor"))
+                .and(predicate::str::contains("releases of freertos_test_1core.btf and freertos_test_2core_free.btf")),
         )
         .stderr(predicate::str::contains("not evidence"));
 }

@@ -294,6 +294,54 @@ fn as_recorded_charges_the_lower_quartile_of_a_spread_dispatch_delay() {
     assert_eq!(json["tasks"][0]["replayed_response_mean_ns"], 65_000, "{}", json["tasks"][0]);
 }
 
+/// A recording with no ready events (switches only, as the FreeRTOS trace
+/// logger's stock hooks write them) has its releases read from the
+/// switches: `simulate --as-recorded`, its JSON record, `analyze`'s
+/// fidelity line and its caution say the recorded READY and responses
+/// are lower bounds; a recording with ready events says nothing of it.
+#[test]
+fn a_recording_without_ready_events_says_its_releases_are_read_from_the_switches() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text =
+        "corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n0 0 in 9\n"
+            .to_string();
+    for k in 0..5u64 {
+        let t = 1000 * (k + 1);
+        text += &format!(
+            "{t} 0 out 9 preempt\n{t} 0 in 1\n{} 0 out 1 block\n{} 0 in 2\n{} 0 out 2 block\n{} 0 in 9\n",
+            t + 100,
+            t + 100,
+            t + 150,
+            t + 150
+        );
+    }
+    let stock = dir.path().join("switches.log");
+    std::fs::write(&stock, text).unwrap();
+    let said = "releases: the recording has no ready events, so corera read each release from the switches";
+    as_recorded(&stock).stdout(predicate::str::contains(said));
+    let json = |trace: &std::path::Path| -> serde_json::Value {
+        let out = corera().arg("simulate").arg(trace).args(["--as-recorded", "-q", "--json"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    assert_eq!(json(&stock)["releases_from_switches"], true);
+    corera()
+        .arg("analyze")
+        .arg(&stock)
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .args(["-q", "--cores", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "releases read from the switches (no ready events): recorded READY and responses are lower bounds",
+        ))
+        .stdout(predicate::str::contains("caution: the recording has no ready events"));
+    let readies = wakes_log(dir.path(), "freertos", &[7; 5]);
+    assert!(json(&readies).get("releases_from_switches").is_none());
+    as_recorded(&readies).stdout(predicate::str::contains("releases:").not());
+}
+
 /// `tests/data/log/context-switches.log`, whose switches from A to B take
 /// 4 µs (the kernel's, between A's switch-out and B's switch-in, no task's
 /// RUNNING): `simulate

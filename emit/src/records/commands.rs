@@ -249,6 +249,10 @@ pub struct CalibrateRecord {
     /// Whether the fitted replay reproduces the recording: 80 % of the task
     /// kinds within 10 % on mean response and the makespan within 5 %.
     pub good: bool,
+    /// The recordings (by name) with no ready events, whose releases were
+    /// read from the switches ([`crate::records::RELEASES_CAUTION`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub releases_from_switches: Vec<String>,
 }
 
 /// `emit --json` and `gen --json`: what was written.

@@ -33,6 +33,13 @@ pub struct FidelityRecord {
     /// The kernel's rules the replay kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Rules>,
+    /// The recording has no ready events (the FreeRTOS trace logger's
+    /// stock hooks, an ftrace without `sched_wakeup`): each release was
+    /// read from the switches, no earlier than the kernel made the task
+    /// ready, so the recorded READY and responses are lower bounds
+    /// ([`RELEASES_CAUTION`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub releases_from_switches: bool,
     /// What waking a task on another, idle core took in the recording;
     /// when steady (and no `--platform`), the platform's
     /// `message_latency_ns`.
@@ -56,6 +63,14 @@ pub struct FidelityRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yield_latency: Option<corera_trace_ingest::CrossCoreWake>,
 }
+
+/// What READY and responses are worth where the releases were read from
+/// the switches ([`FidelityRecord::releases_from_switches`]), and what to
+/// record instead.
+pub const RELEASES_CAUTION: &str = "the recording has no ready events, so corera read each release from the \
+     switches: a task made ready while another ran reads as released when that one left, so the recorded READY and \
+     responses are lower bounds and every replay starts from the same late releases; record the tasks made ready \
+     (FreeRTOS: a traceMOVED_TASK_TO_READY_STATE hook; Linux: the sched_wakeup event) for figures that hold";
 
 /// One task of a [`FidelityRecord`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -143,6 +158,9 @@ pub struct Fidelity {
     pub policy: Policy,
     /// Per task, recorded against replayed.
     pub rows: Vec<FidelityRow>,
+    /// [`FidelityRecord::releases_from_switches`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub releases_from_switches: bool,
 }
 
 impl Fidelity {
@@ -166,7 +184,14 @@ impl Fidelity {
             replayed_ready_ns: r.tasks.iter().map(|t| t.replayed_ready_ns).sum(),
             policy: r.policy,
             rows: r.tasks.clone(),
+            releases_from_switches: r.releases_from_switches,
         }
+    }
+
+    /// For a recording whose releases were read from the switches:
+    /// [`RELEASES_CAUTION`].
+    pub fn releases_caution(&self) -> Option<&'static str> {
+        self.releases_from_switches.then_some(RELEASES_CAUTION)
     }
 
     /// Whether enough tasks are reproduced ([`Fidelity::ENOUGH`]) for the
