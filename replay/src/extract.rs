@@ -95,6 +95,10 @@ pub struct Replay {
     pub duration_ns: u64,
     /// Cores the trace was recorded on.
     pub recorded_cores: usize,
+    /// Per recorded core, when its scheduler came up
+    /// ([`Schedule::cores_up_ns`]): a replay runs nothing there before.
+    /// Empty: every core from the start.
+    pub cores_up_ns: Vec<u64>,
     /// Events the workload came from.
     pub events: usize,
     /// The cause-effect chains every replay measures ([`Replay::set_chains`]).
@@ -213,6 +217,7 @@ impl Replay {
             tokens: tokens(&held),
             duration_ns: covered(schedule.duration_ns),
             recorded_cores: trace.cores_seen().max(1),
+            cores_up_ns: schedule.cores_up_ns.iter().map(|&at| covered(at)).collect(),
             events: trace.events.len(),
             chains: Vec::new(),
             queues: queues(trace, &held),

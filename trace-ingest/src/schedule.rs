@@ -49,6 +49,9 @@
 //!   creation; the jobs so released keep the order the recording first ran
 //!   them in, 1 ns apart, so that a replay breaks their ties as the kernel
 //!   did (FreeRTOS starts the last-created task of the highest priority).
+//!   Each core is then up from its own first switch ([`Schedule::cores_up_ns`]):
+//!   a kernel brings its cores up one after another. Linux has no such
+//!   start: it schedules before any trace starts.
 //! - Idle tasks have running stretches (idle time, per core: one idle task
 //!   may stand for every core's idle loop) and nothing else.
 //!
@@ -318,6 +321,12 @@ pub struct Schedule {
     pub cores: usize,
     /// Events that did not fit the tasks' states.
     pub warnings: Vec<Warning>,
+    /// Per core, when it first switched (ns from the trace start), in a
+    /// recording that shows the scheduler's start (tasks made ready before
+    /// it): a core runs nothing before its scheduler does, and a kernel
+    /// brings its cores up one after another (FreeRTOS SMP's first core
+    /// starts the others). Empty for a recording begun mid-run.
+    pub cores_up_ns: Vec<u64>,
 }
 
 impl Schedule {
@@ -506,6 +515,8 @@ struct Builder<'a> {
     last_seen: Vec<Option<u64>>,
     /// Per core, the jobs (task, job index) released at its scheduler start.
     at_start: Vec<Vec<(usize, usize)>>,
+    /// Per core, its first switch.
+    first_switch: Vec<Option<u64>>,
     /// The trace records no ready events: releases are read from the
     /// switches ([`Builder::release_at_switch_in`]).
     no_ready: bool,
@@ -546,6 +557,7 @@ impl<'a> Builder<'a> {
             started: vec![false; max_core + 1],
             last_seen: vec![None; n],
             at_start: vec![Vec::new(); max_core + 1],
+            first_switch: vec![None; max_core + 1],
             no_ready: !trace.records_ready(),
             handoff: vec![None; max_core + 1],
             last_out: vec![None; n],
@@ -556,7 +568,14 @@ impl<'a> Builder<'a> {
     /// there starts its scheduler, releasing there what was made ready on
     /// `core` before it.
     fn scheduler_runs(&mut self, core: usize, first_in: bool, now: u64) {
-        if std::mem::replace(&mut self.started[core], true) || !first_in {
+        if std::mem::replace(&mut self.started[core], true) {
+            return;
+        }
+        self.first_switch[core] = Some(now);
+        // Linux schedules before any trace starts: its tasks never wait
+        // for a scheduler to start (a trace filtered to some tasks may
+        // open on a switch-in all the same).
+        if !first_in || self.trace.os == Some(crate::Os::Linux) {
             return;
         }
         for t in 0..self.tasks.len() {
@@ -999,6 +1018,11 @@ impl<'a> Builder<'a> {
     }
 
     fn finish(mut self) -> Schedule {
+        let cores_up_ns = if self.at_start.iter().any(|jobs| !jobs.is_empty()) {
+            self.first_switch.iter().map(|at| at.unwrap_or(0)).collect()
+        } else {
+            Vec::new()
+        };
         self.order_start_releases();
         if let Some(tick) = self.trace.tick.as_ref().filter(|t| t.period_ns > 0) {
             for task in &mut self.tasks {
@@ -1037,6 +1061,6 @@ impl<'a> Builder<'a> {
                 ),
             });
         }
-        Schedule { tasks: self.tasks, duration_ns: end, cores: self.cores.len(), warnings }
+        Schedule { tasks: self.tasks, duration_ns: end, cores: self.cores.len(), warnings, cores_up_ns }
     }
 }

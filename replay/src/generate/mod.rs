@@ -47,6 +47,7 @@ pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
         tokens: vec![0; w.queues.len() + w.mutexes.len()],
         duration_ns: end,
         recorded_cores: 1,
+        cores_up_ns: Vec::new(),
         events: 0,
         chains: Vec::new(),
         // Its queues never fill: they hold what is sent.

@@ -183,6 +183,36 @@ fn what_was_ready_before_the_scheduler_started_is_released_at_its_start() {
     assert_eq!((r.tasks[first.task as usize].name.as_str(), first.start_ns), ("B", 100_000));
 }
 
+/// A kernel brings its cores up one after another (FreeRTOS SMP's first
+/// core starts the others): A and B, made ready before the scheduler
+/// started, are released at its start on core 0 (100 µs); A runs there,
+/// but core 1 first switches at 160 µs, when B starts. Replayed with core
+/// 1 up from 0, B ran at once (30 µs where 90 were recorded); up from its
+/// first switch, it waits as recorded. A trace begun mid-run shows no
+/// core coming up, nor does a Linux one.
+#[test]
+fn a_core_runs_nothing_before_its_scheduler_comes_up() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\ntask 8 idle 0 IDLE0\n\
+         task 9 idle 0 IDLE1\n0 0 rdy 1\n10 0 rdy 2\n100 0 in 1\n160 1 out 9 preempt\n160 1 in 2\n190 1 out 2 done\n\
+         190 1 in 9\n300 0 out 1 done\n300 0 in 8\n");
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    assert_eq!(s.cores_up_ns, vec![100_000, 160_000]);
+    let r = Replay::from_trace(&trace, &[]);
+    let o = two_cores_costing(&r, |_| {});
+    let b = r.tasks.iter().position(|t| t.name == "B").unwrap();
+    assert_eq!(o.tasks[b].response_max_ns, s.tasks[1].jobs[0].response_ns(), "{:?}", o.timeline);
+    assert_eq!(o.tasks[b].response_max_ns, Some(90_000 - 1));
+    let mid_run = log("corera-log 1 clock=us\ntask 1 task 2 A\n0 0 rdy 1\n50 0 out 1 done\n");
+    assert!(corera_trace_ingest::Schedule::of(&mid_run).cores_up_ns.is_empty());
+    // Linux schedules before any trace starts: a trace of some of its
+    // tasks may open on a switch-in, and what was woken before it waited
+    // from its wake.
+    let linux = log("corera-log 1 clock=us os=linux\ntask 1 task 120 A\n0 0 rdy 1\n40 0 in 1\n50 0 out 1 done\n");
+    let s = corera_trace_ingest::Schedule::of(&linux);
+    assert!(s.cores_up_ns.is_empty());
+    assert_eq!(s.tasks[0].jobs[0].release_ns, 0);
+}
+
 /// A trace that begins with the system running (its first switch is a
 /// switch-out) has no scheduler start: a task made ready before that
 /// switch-out waited from then.

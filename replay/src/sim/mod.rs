@@ -231,6 +231,10 @@ struct Sim<'a> {
     calling: Vec<u64>,
     /// Who is told what happens (the generator's recorder).
     hook: Option<&'a mut dyn Hook>,
+    /// Per core, when it comes up ([`Replay::cores_up_ns`]; 0 beyond the
+    /// recorded cores), and the next such instant still to come.
+    up: Vec<u64>,
+    next_up: u64,
 }
 
 const NOT_FIRED: u64 = u64::MAX;
@@ -309,6 +313,8 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         seg_start: vec![0; n],
         dirty: true,
         running: vec![None; k],
+        up: (0..k).map(|c| replay.cores_up_ns.get(c).copied().unwrap_or(0)).collect(),
+        next_up: replay.cores_up_ns.iter().take(k).copied().filter(|&at| at > 0).min().unwrap_or(u64::MAX),
         started: vec![usize::MAX; n],
         ready_since: vec![0; n],
         n_ready: 0,
@@ -566,6 +572,11 @@ impl Sim<'_> {
             self.release(now);
             self.process_points(now);
             let next_release = self.release(now);
+            if now >= self.next_up {
+                // A core came up: it may take a task waiting ready.
+                self.dirty = true;
+                self.next_up = self.up.iter().copied().filter(|&at| at > now).min().unwrap_or(u64::MAX);
+            }
             if !self.r.rules.multiple_priorities
                 && self.busy.iter().any(|&c| self.running[usize::from(c)].is_some_and(|i| self.yield_at[i] == now))
             {
@@ -597,6 +608,9 @@ impl Sim<'_> {
                 }
             }
             next = next.min(next_release);
+            if self.n_ready > 0 {
+                next = next.min(self.next_up);
+            }
             if next == u64::MAX {
                 if self.grant_a_stuck_take(now) {
                     continue;
@@ -635,6 +649,13 @@ impl Sim<'_> {
             }
         }
         self.out.makespan_ns = now;
+    }
+
+    /// Whether core `c` has come up by `now` for task `i` (an ISR runs
+    /// before the scheduler does).
+    #[inline]
+    fn is_up(&self, c: usize, i: usize, now: u64) -> bool {
+        self.up[c] <= now || self.r.tasks[i].isr
     }
 
     /// Whether a zero-length step can still change something (guards

@@ -96,6 +96,7 @@ impl Sim<'_> {
         for &i in &cand {
             if let Some(h) = self.home[i]
                 && chosen[usize::from(h)].is_none()
+                && self.is_up(usize::from(h), i, now)
                 && !self.held_back(i, top, now)
             {
                 chosen[usize::from(h)] = Some(i);
@@ -122,7 +123,7 @@ impl Sim<'_> {
     ) {
         let mut open = std::mem::take(&mut self.open);
         open.clear();
-        open.extend((0..self.k).filter(|&c| chosen[c].is_none()));
+        open.extend((0..self.k).filter(|&c| chosen[c].is_none() && self.up[c] <= now));
         let mut winners = std::mem::take(&mut self.winners);
         winners.clear();
         let allows = |sim: &Self, i: usize, c: usize| sim.mask[i].as_ref().is_none_or(|m| m.contains(c as u16));
@@ -215,7 +216,7 @@ impl Sim<'_> {
         for a in 0..self.active.len() {
             let i = self.active[a] as usize;
             let Some(h) = self.home[i] else { continue };
-            if self.held_back(i, top, now) {
+            if !self.is_up(usize::from(h), i, now) || self.held_back(i, top, now) {
                 continue;
             }
             let slot = &mut chosen[usize::from(h)];
