@@ -335,13 +335,12 @@ pub fn fidelity_caution(f: &crate::records::Fidelity) -> Option<String> {
     let replay = (!f.reproduces()).then(|| {
         format!(
             "this rests on a replay that does not reproduce the recording ({} of {} tasks within {} % on mean \
-             response, below {} %): the comparisons of set-ups here are not evidence until it does; give the priorities \
-             the recording lacks (--priority TASK=N) or the kernel's rules in a platform file ([kernel] tick_us, \
-             time_slicing, isr_nesting), and check with `corera simulate --as-recorded`",
+             response, below {} %): the comparisons of set-ups here are not evidence until it does; {}",
             f.response_within,
             f.with_response,
             (crate::records::Fidelity::WITHIN * 100.0).round(),
-            (crate::records::Fidelity::ENOUGH * 100.0).round()
+            (crate::records::Fidelity::ENOUGH * 100.0).round(),
+            f.advice()
         )
     });
     let cautions: Vec<String> = replay.into_iter().chain(f.releases_caution().map(str::to_string)).collect();
@@ -737,5 +736,31 @@ mod tests {
             ]
         );
         assert_eq!(core_lines(0, |_| true), []);
+    }
+
+    /// A replay that does not reproduce its recording says what to supply,
+    /// except where nothing it takes would help: a Linux recording's
+    /// threads share their cores by CFS, which no priority reproduces.
+    #[test]
+    fn the_caution_advises_only_what_can_help() {
+        let fidelity = |os| crate::records::Fidelity {
+            tasks: 4,
+            with_response: 4,
+            response_within: 1,
+            ready_within: 1,
+            recorded_ready_ns: 0,
+            replayed_ready_ns: 0,
+            policy: corera_replay::Policy::Amp,
+            rows: Vec::new(),
+            releases_from_switches: false,
+            os,
+        };
+        let freertos = fidelity_caution(&fidelity(Some(corera_trace_ingest::Os::FreeRtos))).unwrap();
+        assert!(freertos.contains("1 of 4 tasks") && freertos.contains("--priority TASK=N"), "{freertos}");
+        let linux = fidelity_caution(&fidelity(Some(corera_trace_ingest::Os::Linux))).unwrap();
+        assert!(linux.contains("(CFS)") && !linux.contains("--priority"), "{linux}");
+        let reproduced =
+            crate::records::Fidelity { response_within: 4, ..fidelity(Some(corera_trace_ingest::Os::Linux)) };
+        assert_eq!(fidelity_caution(&reproduced), None);
     }
 }

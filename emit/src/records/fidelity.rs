@@ -40,6 +40,10 @@ pub struct FidelityRecord {
     /// ([`RELEASES_CAUTION`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub releases_from_switches: bool,
+    /// The OS the recording names, if any: what a replay that does not
+    /// reproduce it can be told to do better ([`Fidelity::advice`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os: Option<corera_trace_ingest::Os>,
     /// What waking a task on another, idle core took in the recording;
     /// when steady (and no `--platform`), the platform's
     /// `message_latency_ns`.
@@ -161,6 +165,9 @@ pub struct Fidelity {
     /// [`FidelityRecord::releases_from_switches`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub releases_from_switches: bool,
+    /// [`FidelityRecord::os`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os: Option<corera_trace_ingest::Os>,
 }
 
 impl Fidelity {
@@ -185,6 +192,21 @@ impl Fidelity {
             policy: r.policy,
             rows: r.tasks.clone(),
             releases_from_switches: r.releases_from_switches,
+            os: r.os,
+        }
+    }
+
+    /// What to supply, for a replay that does not reproduce the recording:
+    /// the priorities it lacks or the kernel's rules, except for a kernel
+    /// that is not fixed-priority (Linux's CFS shares its cores by virtual
+    /// runtime), which no setting of this replay reproduces.
+    pub fn advice(&self) -> &'static str {
+        if self.os == Some(corera_trace_ingest::Os::Linux) {
+            "the recorded kernel (Linux) shares its cores among threads by virtual runtime (CFS), which this \
+             fixed-priority replay only approximates: no priority or kernel setting closes that gap"
+        } else {
+            "give the priorities the recording lacks (--priority TASK=N) or the kernel's rules in a platform file \
+             ([kernel] tick_us, time_slicing, isr_nesting), and check with `corera simulate --as-recorded`"
         }
     }
 
