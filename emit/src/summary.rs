@@ -743,7 +743,7 @@ mod tests {
     /// threads share their cores by CFS, which no priority reproduces.
     #[test]
     fn the_caution_advises_only_what_can_help() {
-        let fidelity = |os| crate::records::Fidelity {
+        let fidelity = |fixed_priority| crate::records::Fidelity {
             tasks: 4,
             with_response: 4,
             response_within: 1,
@@ -753,14 +753,13 @@ mod tests {
             policy: corera_replay::Policy::Amp,
             rows: Vec::new(),
             releases_from_switches: false,
-            os,
+            fixed_priority,
         };
-        let freertos = fidelity_caution(&fidelity(Some(corera_trace_ingest::Os::FreeRtos))).unwrap();
+        let freertos = fidelity_caution(&fidelity(true)).unwrap();
         assert!(freertos.contains("1 of 4 tasks") && freertos.contains("--priority TASK=N"), "{freertos}");
-        let linux = fidelity_caution(&fidelity(Some(corera_trace_ingest::Os::Linux))).unwrap();
+        let linux = fidelity_caution(&fidelity(false)).unwrap();
         assert!(linux.contains("(CFS)") && !linux.contains("--priority"), "{linux}");
-        let reproduced =
-            crate::records::Fidelity { response_within: 4, ..fidelity(Some(corera_trace_ingest::Os::Linux)) };
+        let reproduced = crate::records::Fidelity { response_within: 4, ..fidelity(false) };
         assert_eq!(fidelity_caution(&reproduced), None);
     }
 }

@@ -188,7 +188,6 @@ impl Prepared {
             replayed_chains: o.chains.clone(),
             rules: Some(workload.rules.clone()),
             releases_from_switches: !self.parsed.trace.records_ready(),
-            os: self.parsed.trace.os,
             cross_core_wake: wake,
             local_wake: self.parsed.trace.local_wake(),
             context_switch: self.parsed.trace.context_switch(),

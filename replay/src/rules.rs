@@ -51,6 +51,10 @@ pub struct OsRules {
     /// once (else only tasks of the highest priority ready or running do,
     /// and the other cores idle).
     pub multiple_priorities: bool,
+    /// Whether the kernel schedules by fixed priority at all (Linux's CFS
+    /// shares its cores by virtual runtime, which the replay only
+    /// approximates and no setting reproduces).
+    pub fixed_priority: bool,
     /// What the row rests on, for the summary.
     pub source: &'static str,
     /// What the several-cores rule rests on.
@@ -76,6 +80,7 @@ impl OsRules {
             slices,
             preempted_to_back,
             multiple_priorities: true,
+            fixed_priority: true,
             source,
             cores_source: "each core runs its most urgent ready task",
         };
@@ -100,7 +105,9 @@ impl OsRules {
             Some(Os::RtThread) => row(true, false, "RT-Thread: every thread has a slice of ticks"),
             Some(Os::Embos) => row(true, false, "embOS: round robin among equal priorities"),
             Some(Os::ThreadX) => row(false, false, "ThreadX: a thread's time slice is 0 unless given"),
-            Some(Os::Linux) => row(false, false, "Linux: CFS is not fixed-priority; approximated"),
+            Some(Os::Linux) => {
+                OsRules { fixed_priority: false, ..row(false, false, "Linux: CFS is not fixed-priority; approximated") }
+            }
             Some(Os::CoreraGen) => row(false, true, "corera's generator: first ready, first served, no slicing"),
             None => row(false, false, "the recording names no OS: POSIX SCHED_FIFO's order, no slicing"),
         }
@@ -190,6 +197,15 @@ pub struct Rules {
     /// Where the several-cores rule came from.
     #[serde(default)]
     pub priorities_from: String,
+    /// Whether the recorded kernel schedules by fixed priority
+    /// ([`OsRules::fixed_priority`]): else the replay only approximates
+    /// it, and no priority or kernel setting makes it reproduce.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub fixed_priority: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn yes() -> bool {
@@ -258,6 +274,7 @@ impl Rules {
             order_from,
             multiple_priorities,
             priorities_from,
+            fixed_priority: os.fixed_priority,
         })
     }
 

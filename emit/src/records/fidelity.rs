@@ -40,10 +40,6 @@ pub struct FidelityRecord {
     /// ([`RELEASES_CAUTION`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub releases_from_switches: bool,
-    /// The OS the recording names, if any: what a replay that does not
-    /// reproduce it can be told to do better ([`Fidelity::advice`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub os: Option<corera_trace_ingest::Os>,
     /// What waking a task on another, idle core took in the recording;
     /// when steady (and no `--platform`), the platform's
     /// `message_latency_ns`.
@@ -165,9 +161,18 @@ pub struct Fidelity {
     /// [`FidelityRecord::releases_from_switches`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub releases_from_switches: bool,
-    /// [`FidelityRecord::os`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub os: Option<corera_trace_ingest::Os>,
+    /// Whether the recorded kernel schedules by fixed priority
+    /// ([`Rules::fixed_priority`]; what [`Fidelity::advice`] can advise).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub fixed_priority: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl Fidelity {
@@ -192,7 +197,7 @@ impl Fidelity {
             policy: r.policy,
             rows: r.tasks.clone(),
             releases_from_switches: r.releases_from_switches,
-            os: r.os,
+            fixed_priority: r.rules.as_ref().is_none_or(|rules| rules.fixed_priority),
         }
     }
 
@@ -201,7 +206,7 @@ impl Fidelity {
     /// that is not fixed-priority (Linux's CFS shares its cores by virtual
     /// runtime), which no setting of this replay reproduces.
     pub fn advice(&self) -> &'static str {
-        if self.os == Some(corera_trace_ingest::Os::Linux) {
+        if !self.fixed_priority {
             "the recorded kernel (Linux) shares its cores among threads by virtual runtime (CFS), which this \
              fixed-priority replay only approximates: no priority or kernel setting closes that gap"
         } else {

@@ -677,3 +677,17 @@ fn a_deadlock_the_recording_never_shows_is_counted_and_broken() {
         assert_eq!(res.running_ns, demand, "{}", t.name);
     }
 }
+
+/// Linux's CFS shares its cores by virtual runtime: the replay of a Linux
+/// recording says its kernel is not fixed-priority (what the fidelity's
+/// caution reads to give no `--priority` advice), and a FreeRTOS one that
+/// it is.
+#[test]
+fn a_linux_recording_is_replayed_by_rules_that_say_cfs_is_not_fixed_priority() {
+    let rules = |os: &str| {
+        let text = format!("corera-log 1 clock=us os={os}\ntask 1 task 1 A\n0 0 rdy 1\n0 0 in 1\n50 0 out 1 done\n");
+        Replay::from_trace(&log(&text), &[]).rules
+    };
+    assert!(!rules("linux").fixed_priority);
+    assert!(rules("freertos").fixed_priority);
+}
