@@ -289,6 +289,28 @@ fn equal_waiters_on_a_mutex_are_served_in_the_order_they_waited() {
     assert_first_responses_as_recorded(&trace, &r);
 }
 
+/// Timers that expire at one tick ready their tasks in the order the
+/// tasks went to sleep (the kernel's delayed list keeps equal wake times
+/// first come, first served): B (created after A, of A's priority) sleeps
+/// at 10 µs, A at 20 µs, both until 100 µs, so B runs first, as
+/// recorded, and A waits for it: 10 µs and 20 µs. Taken in task order, A
+/// would run first.
+#[test]
+fn timers_expiring_together_ready_their_tasks_in_the_order_they_slept() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 1 A\ntask 2 task 1 B\n\
+         0 0 rdy 2\n0 0 in 2\n5 0 rdy 1\n10 0 out 2 block\n10 0 in 1\n20 0 out 1 block\n\
+         100 0 rdy 2\n100 0 rdy 1\n100 0 in 2\n110 0 out 2 block\n110 0 in 1\n120 0 out 1 block\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let o = single(&r);
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    for (i, t) in r.tasks.iter().enumerate() {
+        let recorded: Vec<_> = s.tasks[t.id as usize].jobs.iter().map(|j| j.response_ns()).collect();
+        assert_eq!(o.tasks[i].response_max_ns, recorded.into_iter().max().flatten(), "{}: {:?}", t.name, o.timeline);
+    }
+    let a = r.tasks.iter().position(|t| t.name == "A").unwrap();
+    assert_eq!(o.tasks[a].response_max_ns, Some(20_000));
+}
+
 /// A dispatch delay the recording shows (7 µs from every release to the
 /// start, even onto an idle core) and the platform's `dispatch_ns`
 /// charges to each local release: replayed in 0 the responses come out
