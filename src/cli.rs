@@ -616,9 +616,9 @@ pub(crate) struct SimulateArgs {
     /// Replay a multi-core recording under the placement it was recorded
     /// with (a task that never migrated bound to its core, the others
     /// floating over the cores they used) on the recorded cores, with no
-    /// modelled overheads (the recording has them) unless `--platform`
-    /// gives some, and print per task the replay against the recording:
-    /// the fidelity check of the replay model.
+    /// modelled overheads (the recording has them) unless a platform file
+    /// states them (`[costs]`), and print per task the replay against the
+    /// recording: the fidelity check of the replay model.
     #[arg(long, conflicts_with_all = ["placement", "sweep", "policy", "perfetto", "btf", "timeline"])]
     pub(crate) as_recorded: bool,
 }

@@ -102,19 +102,21 @@ impl Prepared {
     /// The recording replayed under its own placement (each task on the
     /// cores it ran on; AMP, or masks where a task migrated) against the
     /// recording, per task. Without `given_platform` the replay runs on the
-    /// recorded cores with no modelled overhead but the recorded wakes
-    /// onto an idle core (local and cross-core, by
-    /// [`corera_trace_ingest::CrossCoreWake::charged_ns`]) and yield.
+    /// recorded cores, else on the given platform's cores under the kernel
+    /// rules it states. Unless that platform states its costs
+    /// ([`Platform::costs_stated`]), the replay charges no modelled
+    /// overhead (the recording holds them) but the recorded wakes onto an
+    /// idle core (local and cross-core, by
+    /// [`corera_trace_ingest::CrossCoreWake::charged_ns`]), context switch
+    /// and yield.
     ///
     /// # Errors
     /// A platform with fewer cores than the recording used.
     pub fn as_recorded(&self, workload: &Replay, given_platform: bool) -> Result<FidelityRecord> {
         let cores = self.schedule.cores.max(1);
         let wake = self.parsed.trace.cross_core_wake();
-        let platform = if given_platform {
-            self.platform.clone()
-        } else {
-            let mut platform = Platform::identical(cores as u16);
+        let mut platform = if given_platform { self.platform.clone() } else { Platform::identical(cores as u16) };
+        if !(given_platform && platform.costs_stated) {
             platform.costs = corera_placement::Costs::none();
             platform.costs.dispatch_ns = charged(self.parsed.trace.local_wake());
             platform.costs.context_switch_ns = charged(self.parsed.trace.context_switch());
@@ -124,8 +126,7 @@ impl Prepared {
             if let Some(w) = wake {
                 platform.costs.message_latency_ns = w.charged_ns();
             }
-            platform
-        };
+        }
         if platform.cores < cores as u16 {
             return Err(usage(format!(
                 "--as-recorded: the recording used {cores} cores; the platform has {}",

@@ -39,6 +39,11 @@ pub struct Platform {
     pub distance: Vec<u32>,
     /// The kernel's scheduling rules where the platform file states them.
     pub kernel: Kernel,
+    /// Whether the platform states its costs (a platform file's `[costs]`,
+    /// or a platform read back from JSON): a replay of a recording as
+    /// recorded charges them then, and else what the recording shows.
+    #[serde(skip)]
+    pub costs_stated: bool,
 }
 
 /// The kernel's scheduling rules as a platform file states them
@@ -117,6 +122,7 @@ impl TryFrom<PlatformFields> for Platform {
         }
         p.balance_tolerance = f.balance_tolerance;
         p.costs = f.costs;
+        p.costs_stated = true;
         p.kernel = f.kernel;
         Ok(p)
     }
@@ -449,6 +455,7 @@ impl Platform {
             speed: vec![1.0; k],
             costs: Costs::default(),
             kernel: Kernel::default(),
+            costs_stated: false,
         }
     }
 
@@ -659,6 +666,7 @@ impl Platform {
                 }
             }
             p.costs = costs;
+            p.costs_stated = true;
         }
         if let Some(spec) = f.speed {
             p.speed = spec.values("speed", p.cores, |s| s > 0.0 && s <= 1000.0, "(0, 1000]")?;
@@ -856,7 +864,9 @@ mod tests {
         for p in [two, rp2, Platform::parse("mesh:2x3").unwrap()] {
             let text = p.to_toml();
             let back = Platform::from_toml(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-            assert_eq!(back, p, "{text}");
+            // The file states every cost.
+            assert!(back.costs_stated && !p.costs_stated);
+            assert_eq!(back, Platform { costs_stated: true, ..p }, "{text}");
         }
         let text = Platform::identical(2).to_toml();
         assert!(text.contains("cores = 2\n") && !text.contains("[costs.lock]"), "{text}");

@@ -361,6 +361,44 @@ fn as_recorded_counts_the_context_switch_to_no_tasks_running() {
     assert_eq!((&b["recorded_response_mean_ns"], &b["replayed_response_mean_ns"]), (&64_000.into(), &64_000.into()));
 }
 
+/// A recording holds its own overheads: `simulate --as-recorded` with a
+/// platform file that states the kernel or the cores but no `[costs]`
+/// charges none of corera's default costs (the global scheduler's
+/// `schedule_ns`, migrations, cross-core interrupts), so a task floating
+/// over two cores replays its 50 µs jobs as recorded; a file that states
+/// costs has them charged (a dispatch of 1 µs: 51 µs).
+#[test]
+fn as_recorded_charges_only_the_costs_a_platform_file_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("float.log");
+    std::fs::write(
+        &trace,
+        "corera-log 1 clock=us os=freertos\ntask 1 task 1 A\ntask 8 idle 0 IDLE0\ntask 9 idle 0 IDLE1\n\
+         0 0 in 8\n0 1 in 9\n100 0 rdy 1\n100 0 out 8 preempt\n100 0 in 1\n150 0 out 1 block\n150 0 in 8\n\
+         300 1 rdy 1\n300 1 out 9 preempt\n300 1 in 1\n350 1 out 1 block\n350 1 in 9\n",
+    )
+    .unwrap();
+    let response = |platform: &str| {
+        let file = dir.path().join("platform.toml");
+        std::fs::write(&file, platform).unwrap();
+        let out = corera()
+            .arg("simulate")
+            .arg(&trace)
+            .args(["--as-recorded", "-q", "--json", "--platform"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let a = &json["tasks"][0];
+        assert_eq!((&a["task"], &a["cores"]), (&"A".into(), &serde_json::json!([0, 1])), "{a}");
+        assert_eq!(a["recorded_response_mean_ns"], 50_000);
+        a["replayed_response_mean_ns"].as_u64().unwrap()
+    };
+    assert_eq!(response("cores = 2\ntime_slicing = false\n"), 50_000);
+    assert_eq!(response("cores = 2\n[costs]\nschedule_ns = 1000\n"), 51_000);
+}
+
 /// A kernel that runs several priorities at once asks no core to yield:
 /// the record of an ESP32 pair (ESP-IDF, its cores running two priorities
 /// side by side 4,797 times) states no yield latency.

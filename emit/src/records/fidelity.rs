@@ -18,7 +18,7 @@ pub struct FidelityRecord {
     /// The input.
     pub input: Input,
     /// The platform replayed (the recorded cores, no modelled overheads
-    /// unless `--platform` gives some).
+    /// unless a platform file states them).
     pub platform: Platform,
     /// `amp` when no task migrated, else `masks`.
     pub policy: Policy,
