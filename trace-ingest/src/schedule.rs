@@ -36,7 +36,10 @@
 //!   switch-in straight after another task's switch-out on its core is a
 //!   hand-off ([`Action::HandOff`]) and one after the idle loop a
 //!   [`Release::Delay`] from the task's own switch-out
-//!   (`Builder::release_at_switch_in`). Where the trace records its tick,
+//!   (`Builder::release_at_switch_in`); a task's first job, switched in
+//!   with no ready event before (ready when the trace began), is a
+//!   [`Release::Delay`] from the trace's start, which the replay charges
+//!   no dispatch. Where the trace records its tick,
 //!   a task whose timer releases count a steady number of ticks from its
 //!   own block, more steadily than from its previous timer release, waits
 //!   delays, not a period: those become [`Release::Delay`]s too
@@ -803,9 +806,13 @@ impl<'a> Builder<'a> {
     }
 
     /// A job (`new_job`) or a phase of `t` released at its switch-in on
-    /// `core` at `now`, with no READY before it. In a trace that records
-    /// no ready events at all (the FreeRTOS BTF logger), the switches say
-    /// what released it:
+    /// `core` at `now`, with no READY before it. The task's first job (in
+    /// any trace, with no gap before it: it was ready when the trace began)
+    /// is released at `now` as a delay from the trace's start: the dispatch
+    /// that led to the switch-in is past, and a timer release would be
+    /// charged it again. In a trace that records no ready events at all
+    /// (the FreeRTOS BTF logger), the switches say what released a later
+    /// one:
     /// - switched in straight after another task's switch-out on its core
     ///   (no idle loop between), it was ready when that task left, the
     ///   moment the kernel chose it: released by that task at the end of
@@ -814,9 +821,6 @@ impl<'a> Builder<'a> {
     /// - switched in after the idle loop ran (or after its own
     ///   switch-out), a timer released it: a delay from its own latest
     ///   switch-out ([`Release::Delay`]), as `vTaskDelay` counts;
-    /// - its first job at `now`, as a delay from the trace's start (the
-    ///   dispatch that led to the switch-in is past: a timer release would
-    ///   be charged it again);
     /// - otherwise (a trace with ready events, a gap before), at `now`.
     fn release_at_switch_in(&mut self, t: usize, core: usize, now: u64, new_job: bool) {
         let prior = if self.no_ready { self.handoff[core].take() } else { None };
@@ -827,7 +831,7 @@ impl<'a> Builder<'a> {
             }
             (_, Some(out)) if self.no_ready && unbroken(out) => (now, Release::Delay { at: now, after_ns: now - out }),
             // Its first job: the switch-in already includes the dispatch.
-            (_, None) if self.no_ready && unbroken(0) => (now, Release::Delay { at: now, after_ns: now }),
+            (_, None) if unbroken(0) => (now, Release::Delay { at: now, after_ns: now }),
             _ => (now, Release::Timer(now)),
         };
         if new_job {

@@ -338,6 +338,37 @@ fn a_steady_dispatch_delay_is_charged_to_local_releases() {
     assert_eq!(run(Some(7_000)), (Some(37_000), 35_000), "as recorded: 37 µs each, 7 of them READY");
 }
 
+/// A task ready when the trace began (first seen at a switch-in, with no
+/// ready event before it: a Linux trace opened mid-run) has its first
+/// release read at that switch-in, which already followed the kernel's
+/// dispatch: the replay charges it none. S runs 30 µs from the trace's
+/// start; T's five wakes onto the idle core take 7 µs each, charged to
+/// T's releases. S's response stays 30 µs (37 when its release was a
+/// timer's, charged the dispatch again).
+#[test]
+fn a_task_ready_when_the_trace_began_pays_no_dispatch_again() {
+    let mut text = String::from(
+        "corera-log 1 clock=us os=linux\ntask 1 task 120 T\ntask 2 task 120 S\ntask 9 idle 120 IDLE\n\
+         0 0 in 2\n30 0 out 2 block\n30 0 in 9\n",
+    );
+    for k in 1..=5u64 {
+        let t = 1000 * k;
+        text += &format!(
+            "{t} 0 rdy 1\n{} 0 out 9 preempt\n{} 0 in 1\n{} 0 out 1 done\n{} 0 in 9\n",
+            t + 7,
+            t + 7,
+            t + 37,
+            t + 37
+        );
+    }
+    let trace = log(&text);
+    let r = Replay::from_trace(&trace, &[]);
+    let o = single_costing(&r, |c| c.dispatch_ns = Some(7_000));
+    let at = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    assert_eq!(o.tasks[at("T")].response_max_ns, Some(37_000));
+    assert_eq!((o.tasks[at("S")].response_max_ns, o.tasks[at("S")].ready_ns), (Some(30_000), 0));
+}
+
 /// A recording whose switches take 4 µs (A leaves, B, ready already,
 /// comes in 4 µs later: the kernel's context switch, nobody running) and
 /// the platform's `context_switch_ns` charged to the task switched in

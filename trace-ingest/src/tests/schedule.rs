@@ -58,13 +58,19 @@ fn jobs_split_into_phases_where_they_block_and_signals_name_their_cause() {
 #[test]
 fn tasks_that_never_finish_end_their_jobs_when_they_block() {
     // The FreeRTOS BTF logger's tasks loop on "wait; work": each block
-    // ends a job, and a switch-in without a ready event releases the next.
+    // ends a job, and a switch-in without a ready event releases the next;
+    // the first, ready when the trace began, from the trace's start (its
+    // dispatch is past).
     let s = schedule(
         "task 1 task 1 Loop\n0 0 in 1\n3 0 out 1 block\n10 0 in 1\n12 0 out 1 block\n20 0 rdy 1\n20 0 in 1\n21 0 out 1 block\n",
     );
     let jobs: Vec<_> = s.tasks[0].jobs.iter().map(|j| (j.release_ns / US, j.response_ns().map(|r| r / US))).collect();
     assert_eq!(jobs, [(0, Some(3)), (10, Some(2)), (20, Some(1))]);
-    assert!(s.tasks[0].jobs.iter().all(|j| j.phases.len() == 1 && j.phases[0].release == Release::Timer(j.release_ns)));
+    let releases: Vec<_> = s.tasks[0].jobs.iter().map(|j| (j.phases.len(), j.phases[0].release)).collect();
+    assert_eq!(
+        releases,
+        [(1, Release::Delay { at: 0, after_ns: 0 }), (1, Release::Timer(10 * US)), (1, Release::Timer(20 * US))]
+    );
 }
 
 #[test]
