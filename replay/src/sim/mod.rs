@@ -688,14 +688,11 @@ impl Sim<'_> {
             self.releases.pop();
             due.push(i);
         }
-        // Timers that expire together ready their tasks in the order the
-        // tasks went to sleep: kernels keep equal wake times first come,
-        // first served (FreeRTOS `vListInsert`, Zephyr's timeout list,
-        // RT-Thread's timer list), and so serve them in that order.
-        due.sort_unstable_by_key(|&i| {
-            let timer = self.f.release[self.global_phase(i)] != SIGNALLED;
-            (self.rel[i], !timer, if timer { self.wait_from[i] } else { 0 }, i)
-        });
+        // Tasks released together are readied in the order they went to
+        // wait: kernels keep equal wake times first come, first served
+        // (FreeRTOS `vListInsert`, Zephyr's timeout list, RT-Thread's timer
+        // list), as their event lists keep equal waiters.
+        due.sort_unstable_by_key(|&i| (self.rel[i], self.wait_from[i], i));
         due.dedup();
         for &i in &due {
             let at = self.rel[i];
