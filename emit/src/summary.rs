@@ -265,7 +265,7 @@ fn recommendation(s: &mut String, a: &Analysis, r: &crate::records::Recommendati
         r.value.text
     );
     let _ = writeln!(s, "  why: {}", r.reason);
-    if let Some(caution) = a.replay.fidelity.as_ref().and_then(fidelity_caution) {
+    if let Some(caution) = a.replay.fidelity.as_ref().and_then(|f| fidelity_caution(f, a.replay.rules.as_ref())) {
         let _ = writeln!(s, "  caution: {caution}");
     }
     if let Some(c) = &r.certificate {
@@ -328,10 +328,10 @@ pub fn fidelity_line(f: &crate::records::Fidelity) -> String {
     line
 }
 
-/// For a replay that does not reproduce the recording, or a recording
-/// whose releases were read from the switches: what the comparisons built
-/// on it are worth and what to supply.
-pub fn fidelity_caution(f: &crate::records::Fidelity) -> Option<String> {
+/// For a replay (under `rules`) that does not reproduce the recording, or
+/// a recording whose releases were read from the switches: what the
+/// comparisons built on it are worth and what to supply.
+pub fn fidelity_caution(f: &crate::records::Fidelity, rules: Option<&corera_replay::Rules>) -> Option<String> {
     let replay = (!f.reproduces()).then(|| {
         format!(
             "this rests on a replay that does not reproduce the recording ({} of {} tasks within {} % on mean \
@@ -340,7 +340,7 @@ pub fn fidelity_caution(f: &crate::records::Fidelity) -> Option<String> {
             f.with_response,
             (crate::records::Fidelity::WITHIN * 100.0).round(),
             (crate::records::Fidelity::ENOUGH * 100.0).round(),
-            f.advice()
+            crate::records::Fidelity::advice(rules)
         )
     });
     let cautions: Vec<String> = replay.into_iter().chain(f.releases_caution().map(str::to_string)).collect();
@@ -743,7 +743,16 @@ mod tests {
     /// threads share their cores by CFS, which no priority reproduces.
     #[test]
     fn the_caution_advises_only_what_can_help() {
-        let fidelity = |fixed_priority| crate::records::Fidelity {
+        // The rules the replay keeps for a recording of `os`.
+        let rules = |os: &str| {
+            let text =
+                format!("corera-log 1 clock=us os={os}\ntask 1 task 1 A\n0 0 rdy 1\n0 0 in 1\n50 0 out 1 done\n");
+            let options = corera_trace_ingest::ReadOptions::new("t.log");
+            let parsed =
+                corera_trace_ingest::read(&mut text.as_bytes(), corera_trace_ingest::FormatChoice::AUTO, &options);
+            corera_replay::Replay::from_trace(&parsed.unwrap().trace, &[]).rules
+        };
+        let fidelity = crate::records::Fidelity {
             tasks: 4,
             with_response: 4,
             response_within: 1,
@@ -753,13 +762,12 @@ mod tests {
             policy: corera_replay::Policy::Amp,
             rows: Vec::new(),
             releases_from_switches: false,
-            fixed_priority,
         };
-        let freertos = fidelity_caution(&fidelity(true)).unwrap();
+        let freertos = fidelity_caution(&fidelity, Some(&rules("freertos"))).unwrap();
         assert!(freertos.contains("1 of 4 tasks") && freertos.contains("--priority TASK=N"), "{freertos}");
-        let linux = fidelity_caution(&fidelity(false)).unwrap();
+        let linux = fidelity_caution(&fidelity, Some(&rules("linux"))).unwrap();
         assert!(linux.contains("(CFS)") && !linux.contains("--priority"), "{linux}");
-        let reproduced = crate::records::Fidelity { response_within: 4, ..fidelity(false) };
-        assert_eq!(fidelity_caution(&reproduced), None);
+        let reproduced = crate::records::Fidelity { response_within: 4, ..fidelity };
+        assert_eq!(fidelity_caution(&reproduced, Some(&rules("linux"))), None);
     }
 }

@@ -95,7 +95,8 @@ fn recommendation(s: &mut String, r: &Analysis) {
         let _ = writeln!(s, "<tr><td>{name}</td><td class=\"{class}\">{pct:+.1} %</td></tr>");
     }
     let _ = writeln!(s, "</table>");
-    if let Some(caution) = r.replay.fidelity.as_ref().and_then(crate::fidelity_caution) {
+    if let Some(caution) = r.replay.fidelity.as_ref().and_then(|f| crate::fidelity_caution(f, r.replay.rules.as_ref()))
+    {
         let _ = writeln!(s, "<p id=\"caution\" class=\"bad\"><b>Caution:</b> {}.</p>", esc(&caution));
     }
     if let Some(c) = &rec.certificate {

@@ -161,18 +161,6 @@ pub struct Fidelity {
     /// [`FidelityRecord::releases_from_switches`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub releases_from_switches: bool,
-    /// Whether the recorded kernel schedules by fixed priority
-    /// ([`Rules::fixed_priority`]; what [`Fidelity::advice`] can advise).
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
-    pub fixed_priority: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn is_true(b: &bool) -> bool {
-    *b
 }
 
 impl Fidelity {
@@ -197,16 +185,16 @@ impl Fidelity {
             policy: r.policy,
             rows: r.tasks.clone(),
             releases_from_switches: r.releases_from_switches,
-            fixed_priority: r.rules.as_ref().is_none_or(|rules| rules.fixed_priority),
         }
     }
 
-    /// What to supply, for a replay that does not reproduce the recording:
-    /// the priorities it lacks or the kernel's rules, except for a kernel
-    /// that is not fixed-priority (Linux's CFS shares its cores by virtual
-    /// runtime), which no setting of this replay reproduces.
-    pub fn advice(&self) -> &'static str {
-        if !self.fixed_priority {
+    /// What to supply, for a replay under `rules` that does not reproduce
+    /// the recording: the priorities it lacks or the kernel's rules, except
+    /// for a kernel that is not fixed-priority ([`Rules::fixed_priority`]:
+    /// Linux's CFS shares its cores by virtual runtime), which no setting
+    /// of this replay reproduces.
+    pub fn advice(rules: Option<&Rules>) -> &'static str {
+        if rules.is_some_and(|r| !r.fixed_priority) {
             "the recorded kernel (Linux) shares its cores among threads by virtual runtime (CFS), which this \
              fixed-priority replay only approximates: no priority or kernel setting closes that gap"
         } else {
