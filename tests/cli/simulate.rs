@@ -199,12 +199,7 @@ fn mask_placements_round_trip_and_the_sweep_shows_where_smp_overtakes() {
 #[test]
 fn as_recorded_replays_the_recorded_placement_against_the_recording() {
     corera_testdata::shared_or_skip!("traces/btf");
-    let out = corera()
-        .args(["simulate", shared("traces/btf/freertos_v11_rv64sim_2cores.btf"), "--as-recorded", "--json", "-q"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = as_recorded_json(shared("traces/btf/freertos_v11_rv64sim_2cores.btf"), &[]);
     assert_eq!(json["policy"], "masks");
     assert_eq!(json["platform"]["cores"], 2);
     let tasks = json["tasks"].as_array().unwrap();
@@ -258,6 +253,14 @@ fn as_recorded(trace: &std::path::Path) -> assert_cmd::assert::Assert {
     corera().arg("simulate").arg(trace).args(["--as-recorded", "-q"]).assert().success()
 }
 
+/// `corera simulate TRACE --as-recorded -q --json` and `more` (the
+/// recording's other files, flags), which must succeed: its record.
+fn as_recorded_json(trace: impl AsRef<std::ffi::OsStr>, more: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let out = corera().arg("simulate").arg(trace).args(["--as-recorded", "-q", "--json"]).args(more).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// A recording whose every wake onto an idle core takes 7 µs (an untraced
 /// dispatch path): `simulate --as-recorded` measures it, says so and
 /// charges it, and reproduces the recorded responses.
@@ -286,9 +289,7 @@ fn as_recorded_charges_the_lower_quartile_of_a_spread_dispatch_delay() {
                 (median 50.0 µs): no one latency; its lower quartile, which three in four took at least, charged to \
                 each local release";
     as_recorded(&trace).stdout(predicate::str::contains(text));
-    let out = corera().arg("simulate").arg(&trace).args(["--as-recorded", "-q", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = as_recorded_json(&trace, &[]);
     assert_eq!(json["platform"]["costs"]["dispatch_ns"], 35_000);
     // Each job: 35 µs of dispatch, then its 30 µs.
     assert_eq!(json["tasks"][0]["replayed_response_mean_ns"], 65_000, "{}", json["tasks"][0]);
@@ -319,12 +320,7 @@ fn a_recording_without_ready_events_says_its_releases_are_read_from_the_switches
     std::fs::write(&stock, text).unwrap();
     let said = "releases: the recording has no ready events, so corera read each release from the switches";
     as_recorded(&stock).stdout(predicate::str::contains(said));
-    let json = |trace: &std::path::Path| -> serde_json::Value {
-        let out = corera().arg("simulate").arg(trace).args(["--as-recorded", "-q", "--json"]).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
-    assert_eq!(json(&stock)["releases_from_switches"], true);
+    assert_eq!(as_recorded_json(&stock, &[])["releases_from_switches"], true);
     corera()
         .arg("analyze")
         .arg(&stock)
@@ -338,7 +334,7 @@ fn a_recording_without_ready_events_says_its_releases_are_read_from_the_switches
         ))
         .stdout(predicate::str::contains("caution: the recording has no ready events"));
     let readies = wakes_log(dir.path(), "freertos", &[7; 5]);
-    assert!(json(&readies).get("releases_from_switches").is_none());
+    assert!(as_recorded_json(&readies, &[]).get("releases_from_switches").is_none());
     as_recorded(&readies).stdout(predicate::str::contains("releases:").not());
 }
 
@@ -352,9 +348,7 @@ fn a_recording_without_ready_events_says_its_releases_are_read_from_the_switches
 fn as_recorded_counts_the_context_switch_to_no_tasks_running() {
     let trace = crate::repo("tests/data/log/context-switches.log");
     as_recorded(&trace).stdout(predicate::str::contains("context switch: 4.0 µs (median of 5 switches"));
-    let out = corera().arg("simulate").arg(&trace).args(["--as-recorded", "-q", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = as_recorded_json(&trace, &[]);
     let b = &json["tasks"][1];
     assert_eq!(b["task"], "B");
     assert_eq!((&b["recorded_running_ns"], &b["replayed_running_ns"]), (&150_000.into(), &150_000.into()), "{b}");
@@ -381,15 +375,7 @@ fn as_recorded_charges_only_the_costs_a_platform_file_states() {
     let response = |platform: &str| {
         let file = dir.path().join("platform.toml");
         std::fs::write(&file, platform).unwrap();
-        let out = corera()
-            .arg("simulate")
-            .arg(&trace)
-            .args(["--as-recorded", "-q", "--json", "--platform"])
-            .arg(&file)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let json = as_recorded_json(&trace, &["--platform".as_ref(), file.as_ref()]);
         let a = &json["tasks"][0];
         assert_eq!((&a["task"], &a["cores"]), (&"A".into(), &serde_json::json!([0, 1])), "{a}");
         assert_eq!(a["recorded_response_mean_ns"], 50_000);
@@ -405,14 +391,8 @@ fn as_recorded_charges_only_the_costs_a_platform_file_states() {
 #[test]
 fn as_recorded_states_a_yield_latency_only_where_the_kernel_asks_for_yields() {
     corera_testdata::shared_or_skip!("recordings/others");
-    let out = corera()
-        .args(["simulate", "--as-recorded", "--json", "-q"])
-        .arg(shared("recordings/others/sv_esp32_lilusoft_pro-cpu3.SVDat"))
-        .arg(shared("recordings/others/sv_esp32_lilusoft_app-cpu3.SVDat"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let app = shared("recordings/others/sv_esp32_lilusoft_app-cpu3.SVDat");
+    let json = as_recorded_json(shared("recordings/others/sv_esp32_lilusoft_pro-cpu3.SVDat"), &[app.as_ref()]);
     assert_eq!(json["rules"]["multiple_priorities"], true);
     assert!(json.get("yield_latency").is_none(), "{}", json["yield_latency"]);
 }

@@ -311,24 +311,25 @@ fn timers_expiring_together_ready_their_tasks_in_the_order_they_slept() {
     assert_eq!(o.tasks[a].response_max_ns, Some(20_000));
 }
 
+/// Task 1 made ready on core 0, idle (task 9), once a millisecond from
+/// 1 ms, five times: each starts 7 µs later and runs 30 µs.
+fn steady_wakes() -> String {
+    (1..=5u64)
+        .map(|k| {
+            let (t, start, end) = (1000 * k, 1000 * k + 7, 1000 * k + 37);
+            format!("{t} 0 rdy 1\n{start} 0 out 9 preempt\n{start} 0 in 1\n{end} 0 out 1 done\n{end} 0 in 9\n")
+        })
+        .collect()
+}
+
 /// A dispatch delay the recording shows (7 µs from every release to the
 /// start, even onto an idle core) and the platform's `dispatch_ns`
 /// charges to each local release: replayed in 0 the responses come out
 /// 7 µs short; charged, exact, READY included.
 #[test]
 fn a_steady_dispatch_delay_is_charged_to_local_releases() {
-    let mut text = String::from("corera-log 1 clock=us os=freertos\ntask 1 task 1 T\ntask 9 idle 0 IDLE\n0 0 in 9\n");
-    for k in 1..=5u64 {
-        let t = 1000 * k;
-        text += &format!(
-            "{t} 0 rdy 1\n{} 0 out 9 preempt\n{} 0 in 1\n{} 0 out 1 done\n{} 0 in 9\n",
-            t + 7,
-            t + 7,
-            t + 37,
-            t + 37
-        );
-    }
-    let trace = log(&text);
+    let text = "corera-log 1 clock=us os=freertos\ntask 1 task 1 T\ntask 9 idle 0 IDLE\n0 0 in 9\n".to_string();
+    let trace = log(&(text + &steady_wakes()));
     let r = Replay::from_trace(&trace, &[]);
     let run = |dispatch_ns| {
         let o = single_costing(&r, |c| c.dispatch_ns = dispatch_ns);
@@ -347,21 +348,10 @@ fn a_steady_dispatch_delay_is_charged_to_local_releases() {
 /// timer's, charged the dispatch again).
 #[test]
 fn a_task_ready_when_the_trace_began_pays_no_dispatch_again() {
-    let mut text = String::from(
-        "corera-log 1 clock=us os=linux\ntask 1 task 120 T\ntask 2 task 120 S\ntask 9 idle 120 IDLE\n\
-         0 0 in 2\n30 0 out 2 block\n30 0 in 9\n",
-    );
-    for k in 1..=5u64 {
-        let t = 1000 * k;
-        text += &format!(
-            "{t} 0 rdy 1\n{} 0 out 9 preempt\n{} 0 in 1\n{} 0 out 1 done\n{} 0 in 9\n",
-            t + 7,
-            t + 7,
-            t + 37,
-            t + 37
-        );
-    }
-    let trace = log(&text);
+    let text = "corera-log 1 clock=us os=linux\ntask 1 task 120 T\ntask 2 task 120 S\ntask 9 idle 120 IDLE\n\
+                0 0 in 2\n30 0 out 2 block\n30 0 in 9\n"
+        .to_string();
+    let trace = log(&(text + &steady_wakes()));
     let r = Replay::from_trace(&trace, &[]);
     let o = single_costing(&r, |c| c.dispatch_ns = Some(7_000));
     let at = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
