@@ -116,7 +116,7 @@ impl Prepared {
         let cores = self.schedule.cores.max(1);
         let wake = self.parsed.trace.cross_core_wake();
         let mut platform = if given_platform { self.platform.clone() } else { Platform::identical(cores as u16) };
-        if !(given_platform && platform.costs_stated) {
+        if !platform.costs_stated {
             platform.costs = corera_placement::Costs::none();
             platform.costs.dispatch_ns = charged(self.parsed.trace.local_wake());
             platform.costs.context_switch_ns = charged(self.parsed.trace.context_switch());
