@@ -502,6 +502,31 @@ fn two_cores(r: &Replay, policy: Policy, masks: Option<&[corera_placement::CoreS
     simulate(r, &Setup { policy, platform: &platform, core_of: None, masks, timeline: true })
 }
 
+/// A task bound to a core does not take it from a more urgent free task
+/// running there: no kernel moves a running task to make room for a less
+/// urgent one. F (priority 3, free) runs on core 1 while X holds core 0;
+/// B (1, bound to core 1) is made ready at 50 µs, when core 0 is free
+/// again: B waits for F to end at 300 µs, F is not moved to core 0.
+#[test]
+fn a_bound_task_waits_for_a_more_urgent_task_on_its_core() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 3 F\ntask 2 task 1 B\ntask 3 task 2 X\n\
+         0 0 rdy 3\n0 0 in 3\n0 1 rdy 1\n0 1 in 1\n20 0 out 3 done\n50 1 rdy 2\n\
+         300 1 out 1 done\n300 1 in 2\n400 1 out 2 done\n");
+    let mut r = Replay::from_trace(&trace, &[]);
+    r.set_kernel(&Kernel { run_multiple_priorities: Some(true), ..Kernel::default() }).unwrap();
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let (f, b, x) = (index("F"), index("B"), index("X"));
+    let mut masks = vec![corera_placement::CoreSet::all(2); 3];
+    masks[b] = corera_placement::CoreSet::one(1);
+    masks[x] = corera_placement::CoreSet::one(0);
+    let o = two_cores(&r, Policy::Masks, Some(&masks));
+    let ran =
+        |i: usize| o.timeline.iter().filter(|s| s.task as usize == i).map(|s| (s.core, s.start_ns)).collect::<Vec<_>>();
+    assert_eq!(ran(f), vec![(1, 0)], "{:?}", o.timeline);
+    assert_eq!(ran(b), vec![(1, 300_000)], "{:?}", o.timeline);
+    assert_eq!(o.tasks[b].response_max_ns, Some(350_000), "{:?}", o.timeline);
+}
+
 /// Replays `r` under global SMP on two cores with no costs but what `set`
 /// gives.
 fn two_cores_costing(r: &Replay, set: impl FnOnce(&mut corera_placement::Costs)) -> Outcome {

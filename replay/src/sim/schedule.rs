@@ -63,17 +63,23 @@ impl Sim<'_> {
     }
 
     /// Global scheduling (SMP, masks): bound tasks (ISRs, single-core
-    /// masks) claim their core, most urgent first; then the most urgent
+    /// masks) claim their core, most urgent first, unless a more urgent
+    /// free task runs there; then the most urgent
     /// free tasks take the cores left, each within its mask: the core it
     /// runs on, else the one it last ran on, else the first open one it
     /// may use; a task whose mask has no open core left may take a core
     /// from a task that can move to another open core. With every mask
     /// full this is global SMP; with every mask one core, AMP.
     pub(super) fn schedule(&mut self, now: u64) {
-        if !matches!(self.s.policy, Policy::Smp | Policy::Masks) {
+        if matches!(self.s.policy, Policy::Smp | Policy::Masks) {
+            self.schedule_global(now);
+        } else {
             self.schedule_fixed(now);
-            return;
         }
+    }
+
+    #[inline(never)]
+    fn schedule_global(&mut self, now: u64) {
         // Candidates: ready or running, most urgent first; running ones
         // first among equals, the one in the kernel call that made a task
         // ready first of those, then first queued, then lower index.
@@ -92,9 +98,60 @@ impl Sim<'_> {
         let mut placed = std::mem::take(&mut self.placed);
         placed.iter_mut().for_each(|p| *p = false);
         let top = self.top_priority(cand.iter().copied());
-        // Bound tasks (fixed policies, ISRs) claim their core.
+        // Bound tasks (fixed policies, ISRs) claim their core, unless a
+        // more urgent free task runs there: no kernel moves a running task
+        // to make room for a less urgent one (FreeRTOS SMP yields a core
+        // only to a more urgent task; Linux never preempts an RT task for
+        // a CFS one). Such a bound task waits for the free tasks' places
+        // and takes its core if it is still open then.
+        let mut deferred = false;
         for &i in &cand {
             if let Some(h) = self.home[i]
+                && chosen[usize::from(h)].is_none()
+                && self.is_up(usize::from(h), i, now)
+                && !self.held_back(i, top, now)
+            {
+                if self.yields_to_runner(i, h, top, now) {
+                    deferred = true;
+                    continue;
+                }
+                chosen[usize::from(h)] = Some(i);
+                placed[i] = true;
+            }
+        }
+        self.place_free(&cand, (top, now), &mut chosen, &mut placed);
+        if deferred {
+            self.place_deferred(&cand, (top, now), &mut chosen, &mut placed);
+        }
+        self.switch_to(&cand, &chosen, now);
+        self.cand = cand;
+        self.chosen = chosen;
+        self.placed = placed;
+    }
+
+    /// Whether bound task `i` leaves its core `h` to the free task running
+    /// there, more urgent than it.
+    #[inline]
+    fn yields_to_runner(&mut self, i: usize, h: u16, top: Option<i64>, now: u64) -> bool {
+        self.running[usize::from(h)].is_some_and(|j| {
+            self.home[j].is_none() && self.urgency(j) > self.urgency(i) && !self.held_back(j, top, now)
+        })
+    }
+
+    /// The bound tasks that left their core to a more urgent task take it
+    /// if it is still open once the free tasks are placed.
+    #[cold]
+    #[inline(never)]
+    fn place_deferred(
+        &mut self,
+        cand: &[usize],
+        (top, now): (Option<i64>, u64),
+        chosen: &mut [Option<usize>],
+        placed: &mut [bool],
+    ) {
+        for &i in cand {
+            if let Some(h) = self.home[i]
+                && !placed[i]
                 && chosen[usize::from(h)].is_none()
                 && self.is_up(usize::from(h), i, now)
                 && !self.held_back(i, top, now)
@@ -103,11 +160,6 @@ impl Sim<'_> {
                 placed[i] = true;
             }
         }
-        self.place_free(&cand, (top, now), &mut chosen, &mut placed);
-        self.switch_to(&cand, &chosen, now);
-        self.cand = cand;
-        self.chosen = chosen;
-        self.placed = placed;
     }
 
     /// The free tasks' cores: the most urgent that can use an open core

@@ -22,7 +22,7 @@ use rustc_hash::FxHashSet;
 
 use super::judge::{Judge, Probe};
 use super::neighbourhood::{self, Rules, Step};
-use super::{BATCH, Point};
+use super::{BATCH, PLAIN_BATCH, Point};
 
 /// How the last scan of a descent ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +75,8 @@ impl Descent<'_, '_> {
             let mut batch = Vec::with_capacity(BATCH);
             // Where the scan goes on after each probe of the batch.
             let mut after = Vec::with_capacity(BATCH);
-            while batch.len() < BATCH && since < len {
+            let size = if self.plain { PLAIN_BATCH } else { BATCH };
+            while batch.len() < size && since < len {
                 let step = steps[*pos];
                 *pos = (*pos + 1) % len;
                 since += 1;

@@ -13,10 +13,10 @@ pin() {
 pin 'AdcIsr' 0
 pin 'BandDma' 0
 pin 'ColorConv' 0,1
-pin 'Compressor' 1
+pin 'Compressor' 0,1
 pin 'EncoderIsr' 0
 pin 'FlashMgr' 0,1
-pin 'FontCache' 1
+pin 'FontCache' 0,1
 pin 'FuserCtl' 0,1
 pin 'Halftone' 0,1
 pin 'HttpServer' 0
@@ -24,10 +24,10 @@ pin 'JobParser' 0,1
 pin 'Keypad' 0
 pin 'LcdDriver' 0,1
 pin 'Logger' 1
-pin 'MotorCarriage' 0,1
-pin 'MotorPaper' 0,1
+pin 'MotorCarriage' 1
+pin 'MotorPaper' 1
 pin 'NetRxIsr' 0
-pin 'NetStack' 0,1
+pin 'NetStack' 0
 pin 'PdlInterp' 0,1
 pin 'PrintEngine' 0,1
 pin 'Rasterizer' 0,1
