@@ -62,14 +62,8 @@ impl Sim<'_> {
         }
     }
 
-    /// Global scheduling (SMP, masks): bound tasks (ISRs, single-core
-    /// masks) claim their core, most urgent first, unless a more urgent
-    /// free task runs there; then the most urgent
-    /// free tasks take the cores left, each within its mask: the core it
-    /// runs on, else the one it last ran on, else the first open one it
-    /// may use; a task whose mask has no open core left may take a core
-    /// from a task that can move to another open core. With every mask
-    /// full this is global SMP; with every mask one core, AMP.
+    /// What runs where from `now`: global scheduling under SMP and masks,
+    /// else each core its own tasks.
     pub(super) fn schedule(&mut self, now: u64) {
         if matches!(self.s.policy, Policy::Smp | Policy::Masks) {
             self.schedule_global(now);
@@ -78,6 +72,17 @@ impl Sim<'_> {
         }
     }
 
+    /// Global scheduling (SMP, masks): bound tasks (ISRs, single-core
+    /// masks) claim their core, most urgent first, unless a more urgent
+    /// free task runs there; then the most urgent
+    /// free tasks take the cores left, each within its mask: the core it
+    /// runs on, else the one it last ran on, else the first open one it
+    /// may use; a task whose mask has no open core left may take a core
+    /// from a task that can move to another open core; then the bound
+    /// tasks that left their core to a more urgent one take it if it is
+    /// still open. With every mask full this is global SMP; with every
+    /// mask one core, AMP. Out of line: kept in `schedule`, it slowed the
+    /// fixed policies' replays too (the book's performance page).
     #[inline(never)]
     fn schedule_global(&mut self, now: u64) {
         // Candidates: ready or running, most urgent first; running ones
@@ -98,30 +103,10 @@ impl Sim<'_> {
         let mut placed = std::mem::take(&mut self.placed);
         placed.iter_mut().for_each(|p| *p = false);
         let top = self.top_priority(cand.iter().copied());
-        // Bound tasks (fixed policies, ISRs) claim their core, unless a
-        // more urgent free task runs there: no kernel moves a running task
-        // to make room for a less urgent one (FreeRTOS SMP yields a core
-        // only to a more urgent task; Linux never preempts an RT task for
-        // a CFS one). Such a bound task waits for the free tasks' places
-        // and takes its core if it is still open then.
-        let mut deferred = false;
-        for &i in &cand {
-            if let Some(h) = self.home[i]
-                && chosen[usize::from(h)].is_none()
-                && self.is_up(usize::from(h), i, now)
-                && !self.held_back(i, top, now)
-            {
-                if self.yields_to_runner(i, h, top, now) {
-                    deferred = true;
-                    continue;
-                }
-                chosen[usize::from(h)] = Some(i);
-                placed[i] = true;
-            }
-        }
+        let deferred = self.claim_homes(&cand, (top, now), &mut chosen, &mut placed, true);
         self.place_free(&cand, (top, now), &mut chosen, &mut placed);
         if deferred {
-            self.place_deferred(&cand, (top, now), &mut chosen, &mut placed);
+            self.claim_homes(&cand, (top, now), &mut chosen, &mut placed, false);
         }
         self.switch_to(&cand, &chosen, now);
         self.cand = cand;
@@ -138,17 +123,21 @@ impl Sim<'_> {
         })
     }
 
-    /// The bound tasks that left their core to a more urgent task take it
-    /// if it is still open once the free tasks are placed.
-    #[cold]
-    #[inline(never)]
-    fn place_deferred(
+    /// Bound tasks (ISRs, single-core masks) not placed yet claim their
+    /// core where it is open, most urgent first. With `defer`, one leaves
+    /// it to a more urgent free task running there: no kernel moves a
+    /// running task to make room for a less urgent one (FreeRTOS SMP yields
+    /// a core only to a more urgent task; Linux never preempts an RT task
+    /// for a CFS one). Returns whether any did.
+    fn claim_homes(
         &mut self,
         cand: &[usize],
         (top, now): (Option<i64>, u64),
         chosen: &mut [Option<usize>],
         placed: &mut [bool],
-    ) {
+        defer: bool,
+    ) -> bool {
+        let mut deferred = false;
         for &i in cand {
             if let Some(h) = self.home[i]
                 && !placed[i]
@@ -156,10 +145,15 @@ impl Sim<'_> {
                 && self.is_up(usize::from(h), i, now)
                 && !self.held_back(i, top, now)
             {
+                if defer && self.yields_to_runner(i, h, top, now) {
+                    deferred = true;
+                    continue;
+                }
                 chosen[usize::from(h)] = Some(i);
                 placed[i] = true;
             }
         }
+        deferred
     }
 
     /// The free tasks' cores: the most urgent that can use an open core
