@@ -23,7 +23,7 @@
 use corera_placement::Kernel;
 use corera_trace_ingest::{Action, EventKind, Job, ObjectKind, PriorityOrder, Release, Schedule, TaskKind, Trace};
 
-use crate::rules::{Recorded, Rules};
+use crate::rules::{OsRules, Recorded, Rules};
 
 /// A task of the replay.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,10 +142,14 @@ impl Replay {
             }
         }
         let slot = |id: u32| index_of[id as usize];
-        // Urgency: larger runs first, whatever the trace's convention.
-        let oriented = |p: i32| match trace.priority_order {
-            PriorityOrder::High => p,
-            PriorityOrder::Low => p.saturating_neg(),
+        // Urgency: larger runs first, whatever the trace's convention, by
+        // the rank the kernel gives the priority.
+        let oriented = |p: i32| {
+            let p = OsRules::ranked(trace.os, p);
+            match trace.priority_order {
+                PriorityOrder::High => p,
+                PriorityOrder::Low => p.saturating_neg(),
+            }
         };
         // The gaps, from the trace's start, and the replay's clock.
         let gaps: Vec<(u64, u64)> = trace
@@ -179,7 +183,10 @@ impl Replay {
                     }
                     for (_, action) in &mut phase.actions {
                         match action {
-                            Action::Signal { target, .. } | Action::HandOff { target, .. } => {
+                            Action::Signal { target, .. }
+                            | Action::HandOff { target, .. }
+                            | Action::Yield { target }
+                            | Action::Next { target } => {
                                 *target = slot(*target);
                             }
                             Action::SetPriority { task, priority } => {

@@ -105,11 +105,32 @@ impl OsRules {
             Some(Os::RtThread) => row(true, false, "RT-Thread: every thread has a slice of ticks"),
             Some(Os::Embos) => row(true, false, "embOS: round robin among equal priorities"),
             Some(Os::ThreadX) => row(false, false, "ThreadX: a thread's time slice is 0 unless given"),
-            Some(Os::Linux) => {
-                OsRules { fixed_priority: false, ..row(false, false, "Linux: CFS is not fixed-priority; approximated") }
-            }
+            Some(Os::Linux) => OsRules {
+                fixed_priority: false,
+                ..row(
+                    false,
+                    false,
+                    "Linux: CFS is not fixed-priority (its nice levels rank as one, below real-time; the recorded \
+                         choices among them stand); approximated",
+                )
+            },
             Some(Os::CoreraGen) => row(false, true, "corera's generator: first ready, first served, no slicing"),
             None => row(false, false, "the recording names no OS: POSIX SCHED_FIFO's order, no slicing"),
+        }
+    }
+}
+
+impl OsRules {
+    /// The priority a replay ranks a task of `os` by: its own, except
+    /// under Linux's CFS, whose `prio` 100 to 139 (nice −20 to 19) weigh
+    /// a task's share of the CPU and rank none above another (a woken
+    /// `prio` 111 thread does not preempt a running 120 one unless its
+    /// virtual runtime says so, which the recording's switches show):
+    /// all of them rank as 120, below every real-time `prio` (0 to 99).
+    pub fn ranked(os: Option<Os>, priority: i32) -> i32 {
+        match os {
+            Some(Os::Linux) if (100..=139).contains(&priority) => 120,
+            _ => priority,
         }
     }
 }

@@ -131,6 +131,27 @@ pub enum Action {
         job: u32,
         /// Its phase within the job.
         phase: u32,
+        /// The task leaving stayed ready (preempted, not blocked): it also
+        /// yields to `target` there ([`Action::Yield`]).
+        preempts: bool,
+    },
+    /// Leaves its core, still ready, to `target`, which the kernel chose
+    /// over it there (switched out preempted, `target` switched in next on
+    /// that core; in a recording with ready events, where `target`'s own
+    /// release readied it): a replay puts it behind `target` where their
+    /// priorities are equal, as a yield does (Linux's wake-up preemption,
+    /// which a fixed-priority replay does not otherwise make).
+    Yield {
+        /// The task that took the core.
+        target: TaskId,
+    },
+    /// Blocks (or ends its job) and the kernel chooses `target`, ready
+    /// already, next on its core (a recording with ready events): where
+    /// the kernel's order among the ready tasks is not fixed-priority
+    /// (CFS's virtual runtime), a replay gives `target` the core.
+    Next {
+        /// The task chosen.
+        target: TaskId,
     },
     /// Sends to a queue (a task it wakes is released by an
     /// [`Action::Signal`] beside it): the replay follows it for the time it
@@ -311,6 +332,16 @@ pub fn waiting_shares(
         }
     }
     acc.into_iter().map(|m| m.into_iter().map(|(j, ns)| (j, ns.round() as u64)).collect()).collect()
+}
+
+/// A task that left its core: who, when, whether it stayed ready, and the
+/// phase it left (job and phase index), if in one.
+#[derive(Clone, Copy)]
+struct Left {
+    task: usize,
+    at: u64,
+    preempted: bool,
+    phase: Option<(usize, usize)>,
 }
 
 /// The recorded schedule of a whole trace.
@@ -523,9 +554,9 @@ struct Builder<'a> {
     /// The trace records no ready events: releases are read from the
     /// switches ([`Builder::release_at_switch_in`]).
     no_ready: bool,
-    /// Per core, the task switched out last and when, until the next
-    /// switch-in or the idle loop.
-    handoff: Vec<Option<(usize, u64)>>,
+    /// Per core, the task switched out last, until the next switch-in or
+    /// the idle loop.
+    handoff: Vec<Option<Left>>,
     /// Per task, its latest switch-out.
     last_out: Vec<Option<u64>>,
 }
@@ -781,6 +812,14 @@ impl<'a> Builder<'a> {
         }
         self.displace(core, t, now);
         self.ready_until(t, now);
+        if !self.no_ready
+            && let Some(left) = self.handoff[core].take()
+            && left.task != t
+            && !gap_between(&self.gaps, left.at, now)
+        {
+            let target = t as TaskId;
+            self.left_to(left, if left.preempted { Action::Yield { target } } else { Action::Next { target } });
+        }
         let s = self.state[t];
         if s.in_job && s.blocked {
             // No release since it blocked (the FreeRTOS BTF logger records
@@ -826,8 +865,8 @@ impl<'a> Builder<'a> {
         let prior = if self.no_ready { self.handoff[core].take() } else { None };
         let unbroken = |from: u64| !gap_between(&self.gaps, from, now);
         let (at, release) = match (prior, self.last_out[t]) {
-            (Some((p, at)), _) if p != t && !self.tasks[p].jobs.is_empty() && unbroken(at) => {
-                (at, Release::Signal { by: p as TaskId })
+            (Some(left), _) if left.task != t && left.phase.is_some() && unbroken(left.at) => {
+                (left.at, Release::Signal { by: left.task as TaskId })
             }
             (_, Some(out)) if self.no_ready && unbroken(out) => (now, Release::Delay { at: now, after_ns: now - out }),
             // Its first job: the switch-in already includes the dispatch.
@@ -842,16 +881,22 @@ impl<'a> Builder<'a> {
             job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new() });
         }
         self.state[t].blocked = false;
-        let Release::Signal { by } = release else { return };
+        let (Release::Signal { .. }, Some(left)) = (release, prior) else { return };
         let jobs = &self.tasks[t].jobs;
         let job = (jobs.len() - 1) as u32;
         let phase = (jobs[jobs.len() - 1].phases.len() - 1) as u32;
-        let action = Action::HandOff { target: t as TaskId, job, phase };
-        if let Some(p) = self.tasks[by as usize].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
-            p.actions.push((p.exec_ns, action));
-        }
+        self.left_to(left, Action::HandOff { target: t as TaskId, job, phase, preempts: left.preempted });
         if now > at {
             self.tasks[t].ready.push(Stretch { core: core as u16, start_ns: at, end_ns: now });
+        }
+    }
+
+    /// The phase a task left its core in takes `action` (a hand-off or a
+    /// yield to the task the kernel chose there) at the point it left.
+    fn left_to(&mut self, left: Left, action: Action) {
+        if let Some((j, ph)) = left.phase {
+            let phase = &mut self.tasks[left.task].jobs[j].phases[ph];
+            phase.actions.push((phase.exec_ns, action));
         }
     }
 
@@ -887,7 +932,9 @@ impl<'a> Builder<'a> {
         }
         self.state[t].running_on = None;
         self.cores[on].current = None;
-        self.handoff[on] = Some((t, now));
+        let jobs = &self.tasks[t].jobs;
+        let phase = jobs.last().map(|j| (jobs.len() - 1, j.phases.len() - 1));
+        self.handoff[on] = Some(Left { task: t, at: now, preempted: kind == EventKind::Preempted, phase });
         self.last_out[t] = Some(now);
         match kind {
             EventKind::Preempted => self.ready_from(t, on, now),

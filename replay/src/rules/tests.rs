@@ -527,6 +527,87 @@ fn a_bound_task_waits_for_a_more_urgent_task_on_its_core() {
     assert_eq!(o.tasks[b].response_max_ns, Some(350_000), "{:?}", o.timeline);
 }
 
+/// Without ready events, a hand-off is where the kernel chose the next
+/// task on that core. B (bound to core 0) is preempted at 70 µs by K,
+/// which hands core 0 to S as it blocks at 78; B resumes at 160 (ftrace's
+/// `bash R ==> kworker`, `kworker S ==> sshd`, `sshd S ==> bash` on a
+/// Juno board). Replayed on two cores, K and S take core 0 where the
+/// kernel chose them, and B, as urgent, takes it back only when S leaves:
+/// B's response is the recorded 230 µs. Before, K and S ran on the idle
+/// core 1 beside B, which finished at 140 µs.
+#[test]
+fn a_hand_off_gives_the_core_to_the_task_the_kernel_chose_there() {
+    let trace = log("corera-log 1 clock=us os=linux\ntask 1 task 120 B\ntask 2 task 120 K\ntask 3 task 120 S\n\
+         0 0 in 1\n70 0 out 1 preempt\n70 0 in 2\n78 0 out 2 block\n78 0 in 3\n\
+         160 0 out 3 block\n160 0 in 1\n230 0 out 1 block\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let (b, k, s) = (index("B"), index("K"), index("S"));
+    let mut masks = vec![corera_placement::CoreSet::all(2); 3];
+    masks[b] = corera_placement::CoreSet::one(0);
+    let o = two_cores(&r, Policy::Masks, Some(&masks));
+    let ran = |i: usize| {
+        o.timeline.iter().filter(|s| s.task as usize == i).map(|s| (s.core, s.start_ns, s.end_ns)).collect::<Vec<_>>()
+    };
+    assert_eq!(ran(k), vec![(0, 70_000, 78_000)], "{:?}", o.timeline);
+    assert_eq!(ran(s), vec![(0, 78_000, 160_000)], "{:?}", o.timeline);
+    assert_eq!(ran(b), vec![(0, 0, 70_000), (0, 160_000, 230_000)], "{:?}", o.timeline);
+    assert_eq!(o.tasks[b].response_max_ns, Some(230_000), "{:?}", o.timeline);
+}
+
+/// CFS preempts a running thread for one it woke when the woken one's
+/// virtual runtime says so, which the replay does not model; the
+/// recording's switches show where it did. A wakes B at 50 µs and is
+/// switched out (`R+`) for it at 60; B blocks at 80, and the kernel
+/// chooses C, ready since 40, over A; A resumes at 90. Replayed so on one
+/// core: B runs 60 to 80 (response 30 µs), C 80 to 90. Before, A ran on
+/// to the end of its job (170 µs of work) with B and C behind it.
+#[test]
+fn linux_threads_take_the_core_where_the_recording_shows_the_kernel_chose_them() {
+    let trace = log("corera-log 1 clock=us os=linux prio=low\ntask 1 task 120 A\ntask 2 task 120 B\n\
+         task 3 task 120 C\n0 0 rdy 1\n0 0 in 1\n40 0 rdy 3\n50 0 wake 1 2\n50 0 rdy 2\n60 0 out 1 preempt\n\
+         60 0 in 2\n80 0 out 2 block\n80 0 in 3\n90 0 out 3 block\n90 0 in 1\n200 0 out 1 block\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(1) };
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true },
+    );
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let ran = |i: usize| {
+        o.timeline.iter().filter(|s| s.task as usize == i).map(|s| (s.start_ns, s.end_ns)).collect::<Vec<_>>()
+    };
+    assert_eq!(ran(index("B")), vec![(60_000, 80_000)], "{:?}", o.timeline);
+    assert_eq!(ran(index("C")), vec![(80_000, 90_000)], "{:?}", o.timeline);
+    assert_eq!(ran(index("A")), vec![(0, 60_000), (90_000, 200_000)], "{:?}", o.timeline);
+}
+
+/// CFS's nice levels weigh a thread's share and rank none above another:
+/// Hi (`prio` 110) made ready while Lo (120) runs waits for Lo to block,
+/// as recorded, where a fixed-priority reading of `prio` preempted Lo; a
+/// real-time thread (`prio` 98) still preempts at once.
+#[test]
+fn cfs_nice_levels_rank_as_one_below_real_time() {
+    let trace = log("corera-log 1 clock=us os=linux prio=low\ntask 1 task 120 Lo\ntask 2 task 110 Hi\n\
+         task 3 task 98 Rt\n0 0 rdy 1\n0 0 in 1\n10 0 rdy 2\n50 0 out 1 block\n50 0 in 2\n60 0 out 2 block\n\
+         100 0 rdy 1\n100 0 in 1\n110 0 rdy 3\n110 0 out 1 preempt\n110 0 in 3\n120 0 out 3 block\n120 0 in 1\n\
+         150 0 out 1 block\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    assert_eq!(r.tasks[index("Hi")].urgency, r.tasks[index("Lo")].urgency);
+    assert!(r.tasks[index("Rt")].urgency > r.tasks[index("Lo")].urgency);
+    let platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(1) };
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true },
+    );
+    let ran = |i: usize| {
+        o.timeline.iter().filter(|s| s.task as usize == i).map(|s| (s.start_ns, s.end_ns)).collect::<Vec<_>>()
+    };
+    assert_eq!(ran(index("Hi")), vec![(50_000, 60_000)], "{:?}", o.timeline);
+    assert_eq!(ran(index("Rt")), vec![(110_000, 120_000)], "{:?}", o.timeline);
+}
+
 /// Replays `r` under global SMP on two cores with no costs but what `set`
 /// gives.
 fn two_cores_costing(r: &Replay, set: impl FnOnce(&mut corera_placement::Costs)) -> Outcome {

@@ -38,7 +38,10 @@ pub(super) struct Flat {
 
 impl Flat {
     /// The jobs of `replay`; the queue calls ([`Action::Send`],
-    /// [`Action::Receive`]) only with `queue_calls`.
+    /// [`Action::Receive`]) only with `queue_calls`; the kernel's choice of
+    /// the next task as one blocks ([`Action::Next`]) only where the kernel
+    /// is not fixed-priority (a fixed-priority kernel's rules choose as it
+    /// did; CFS's choice, which the replay does not model, stands).
     pub(super) fn of(replay: &Replay, queue_calls: bool) -> Flat {
         let jobs: usize = replay.tasks.iter().map(|t| t.jobs.len()).sum();
         let phases: usize = replay.tasks.iter().flat_map(|t| &t.jobs).map(|j| j.phases.len()).sum();
@@ -71,7 +74,11 @@ impl Flat {
                     });
                     f.exec.push(p.exec_ns);
                     f.action_base.push(f.actions.len() as u32);
-                    let kept = |a: &&(u64, Action)| queue_calls || !matches!(a.1, Action::Send(_) | Action::Receive(_));
+                    let kept = |a: &&(u64, Action)| match a.1 {
+                        Action::Send(_) | Action::Receive(_) => queue_calls,
+                        Action::Next { .. } => !replay.rules.fixed_priority,
+                        _ => true,
+                    };
                     f.actions.extend(p.actions.iter().filter(kept));
                 }
             }

@@ -88,6 +88,17 @@ enum State {
     Done,
 }
 
+/// A core the recording shows the kernel chose a task on, taken as the
+/// replay releases the task.
+#[derive(Clone, Copy)]
+struct Pending {
+    /// The running task that yields it (with the job and phase it must
+    /// still be in); `None`: a task that left it, handing it off.
+    from: Option<(usize, usize, usize)>,
+    /// The core.
+    core: u16,
+}
+
 struct Sim<'a> {
     r: &'a Replay,
     s: &'a Setup<'a>,
@@ -209,6 +220,15 @@ struct Sim<'a> {
     interrupted: Vec<Option<usize>>,
     /// Per task, whether it is ready only because an ISR holds its core.
     isr_held: Vec<bool>,
+    /// Per task, whether it runs on a core a hand-off gave it
+    /// ([`Sim::give_core`]): the kernel chose it there over the equally
+    /// urgent tasks ready then, so none of them takes the core from it.
+    handed: Vec<bool>,
+    /// Per task, the core the recording shows the kernel chose it on,
+    /// for when the replay releases it ([`Sim::yield_to`],
+    /// [`Sim::hand_core`]), and how many tasks have one.
+    pending: Vec<Option<Pending>>,
+    n_pending: usize,
     /// Per task, its next job a [`NEXT_JOB`] signal releases.
     next_signalled: Vec<u32>,
     /// Per running task told to yield to a higher priority on another core
@@ -336,6 +356,9 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         next_queued: 0,
         interrupted: vec![None; k],
         isr_held: vec![false; n],
+        handed: vec![false; n],
+        pending: vec![None; n],
+        n_pending: 0,
         next_signalled: vec![0; n],
         yield_at: vec![NOT_FIRED; n],
         waker: if one_at_a_time { vec![NO_CORE; total] } else { Vec::new() },
@@ -737,6 +760,9 @@ impl Sim<'_> {
             }
         }
         self.due = due;
+        if self.n_pending > 0 {
+            self.pending_choices(now);
+        }
         // The earliest release still to come.
         while let Some(&std::cmp::Reverse((at, i))) = self.releases.peek() {
             let i = i as usize;
@@ -798,6 +824,8 @@ impl Sim<'_> {
                 self.dirty = true;
                 let g = self.global_phase(i);
                 let a = self.f.action_base[g] as usize + self.next_action[i];
+                // A task handed the core as this phase ends.
+                let mut hand_to = None;
                 if a < self.f.action_base[g + 1] as usize {
                     let action = self.f.actions[a].1;
                     let at = (self.job[i], self.phase[i], self.next_action[i]);
@@ -806,7 +834,7 @@ impl Sim<'_> {
                     let lock = &self.s.platform.costs.lock;
                     let hold = match action {
                         Action::Signal { .. } => lock.signal_ns,
-                        Action::HandOff { .. } => 0,
+                        Action::HandOff { .. } | Action::Yield { .. } | Action::Next { .. } => 0,
                         // A queue's send and receive are its give and take.
                         Action::Take(_) | Action::Receive(_) => lock.take_ns,
                         Action::Give(_) | Action::Send(_) => lock.give_ns,
@@ -818,9 +846,28 @@ impl Sim<'_> {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.signal(now, (i, core), target, job, phase, bytes)
                         }
-                        Action::HandOff { target, job, phase } => {
+                        Action::Yield { target } => {
+                            self.tell(|h| h.acted(now, i, at, action, false));
+                            self.yield_to(i, target as usize, now);
+                        }
+                        Action::Next { target } => {
+                            self.tell(|h| h.acted(now, i, at, action, false));
+                            if self.work_to_next(i) == 0 && a + 1 == self.f.action_base[g + 1] as usize {
+                                // It leaves (blocks) as the kernel chose
+                                // the next task there.
+                                hand_to = Some(target as usize);
+                            }
+                        }
+                        Action::HandOff { target, job, phase, preempts } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.hand_off(now, target, job, phase);
+                            if preempts {
+                                self.yield_to(i, target as usize, now);
+                            } else if self.work_to_next(i) == 0 && a + 1 == self.f.action_base[g + 1] as usize {
+                                // It leaves as it hands off: its phase
+                                // ends now, and the target takes its core.
+                                hand_to = Some(target as usize);
+                            }
                         }
                         Action::Take(obj) => {
                             let blocked = self.take(i, core, obj, now);
@@ -846,7 +893,9 @@ impl Sim<'_> {
                             }
                         }
                     }
-                    continue;
+                    if hand_to.is_none() {
+                        continue;
+                    }
                 }
                 // End of the phase.
                 self.stop(i, now);
@@ -882,6 +931,9 @@ impl Sim<'_> {
                 self.refresh(i);
                 if job_done {
                     self.end_span(i, gj, now);
+                }
+                if let Some(t) = hand_to {
+                    self.hand_core(t, core, now);
                 }
             }
             self.scratch_cores = cores;
@@ -1014,6 +1066,99 @@ impl Sim<'_> {
         self.fire(id, (t, job, phase), now, self.s.platform.costs.dispatch_ns.unwrap_or(0));
     }
 
+    /// Running task `i` left its core to `t` in the recording and stayed
+    /// ready: the kernel chose `t` over it there. Where the two are
+    /// equally urgent and `t` may run on that core, `t` takes it and `i`
+    /// goes behind, as a yield does (CFS's wake-up preemption on the
+    /// waker's CPU, a `taskYIELD`); a more urgent `t` preempts it anyway.
+    /// A `t` the replay has not released yet (its dispatch still under
+    /// way) is yielded to as it is, if `i` still runs the same phase then.
+    #[inline(never)]
+    fn yield_to(&mut self, i: usize, t: usize, now: u64) {
+        match self.state[t] {
+            State::Ready => self.switch_for(i, t, now),
+            State::Waiting => {
+                let State::Running(core) = self.state[i] else { return };
+                self.pend(t, Pending { from: Some((i, self.job[i], self.phase[i])), core });
+            }
+            _ => {}
+        }
+    }
+
+    /// Task `t`, which the recording shows the kernel chose on `core` as
+    /// the task there left it, takes it: now if it is ready, or as it is
+    /// released at this instant (a hand-off's target).
+    #[inline(never)]
+    fn hand_core(&mut self, t: usize, core: u16, now: u64) {
+        match self.state[t] {
+            State::Ready => self.give_core(t, core, now),
+            State::Waiting if self.rel[t] <= now => self.pend(t, Pending { from: None, core }),
+            _ => {}
+        }
+    }
+
+    fn pend(&mut self, t: usize, pending: Pending) {
+        if self.pending[t].replace(pending).is_none() {
+            self.n_pending += 1;
+        }
+    }
+
+    /// Running task `i` leaves its core to ready task `t`, equally urgent,
+    /// where `t` may take it.
+    fn switch_for(&mut self, i: usize, t: usize, now: u64) {
+        let State::Running(c) = self.state[i] else { return };
+        if self.state[t] != State::Ready || self.urgency(t) != self.urgency(i) || !self.may_take(t, c, now) {
+            return;
+        }
+        self.stop(i, now);
+        self.tell(|h| h.switched_out(now, c, i, Out::Preempted));
+        self.enqueue(i);
+        self.give_core(t, c, now);
+    }
+
+    /// The yields and hand-offs to tasks released at `now` that were
+    /// waiting for their release.
+    #[inline(never)]
+    fn pending_choices(&mut self, now: u64) {
+        for k in 0..self.due.len() {
+            let t = self.due[k];
+            let Some(p) = self.pending[t].take() else { continue };
+            self.n_pending -= 1;
+            match p.from {
+                Some((i, job, phase)) if (self.job[i], self.phase[i]) == (job, phase) => self.switch_for(i, t, now),
+                Some(_) => {}
+                None => self.give_core(t, p.core, now),
+            }
+        }
+    }
+
+    /// A hand-off's target `t` takes the core `c` its task left, as the
+    /// kernel chose it there, where it may run on it and it is free.
+    fn give_core(&mut self, t: usize, c: u16, now: u64) {
+        if self.state[t] == State::Ready && self.running[usize::from(c)].is_none() && self.may_take(t, c, now) {
+            self.start(t, c, now);
+            self.handed[t] = true;
+        }
+    }
+
+    /// Whether task `t` may run on core `c` now: its mask or home allows
+    /// it, no other priority alone may run (one at a time), and no more
+    /// urgent task waits ready for that core.
+    fn may_take(&mut self, t: usize, c: u16, now: u64) -> bool {
+        let allows = |sim: &Self, i: usize| match sim.home[i] {
+            Some(h) => h == c,
+            None => sim.mask[i].as_ref().is_none_or(|m| m.contains(c)),
+        };
+        let top = self.top_priority(self.active.iter().map(|&i| i as usize));
+        let urgent = self.urgency(t);
+        let outranked = self
+            .active
+            .iter()
+            .map(|&i| i as usize)
+            .any(|i| self.state[i] == State::Ready && self.urgency(i) > urgent && allows(self, i));
+        allows(self, t) && !outranked && self.is_up(usize::from(c), t, now) && !self.held_back(t, top, now)
+    }
+
     /// The global id of task `t`'s phase `phase` of job `job`, unless a
     /// signal or hand-off released it already (another changes nothing).
     fn unfired(&self, t: usize, job: u32, phase: u32) -> Option<usize> {
@@ -1040,6 +1185,7 @@ impl Sim<'_> {
                 self.out.timeline.push(Segment { core: c, task: i as u32, start_ns: self.seg_start[i], end_ns: now });
             }
             self.running[usize::from(c)] = None;
+            self.handed[i] = false;
             if self.switch_cost > 0 {
                 self.left[usize::from(c)] = Some((i, now));
             }

@@ -115,11 +115,14 @@ impl Sim<'_> {
     }
 
     /// Whether bound task `i` leaves its core `h` to the free task running
-    /// there, more urgent than it.
+    /// there, more urgent than it (or as urgent, where a hand-off gave it
+    /// the core: the kernel chose it there).
     #[inline]
     fn yields_to_runner(&mut self, i: usize, h: u16, top: Option<i64>, now: u64) -> bool {
         self.running[usize::from(h)].is_some_and(|j| {
-            self.home[j].is_none() && self.urgency(j) > self.urgency(i) && !self.held_back(j, top, now)
+            self.home[j].is_none()
+                && (self.urgency(j) > self.urgency(i) || self.handed[j] && self.urgency(j) == self.urgency(i))
+                && !self.held_back(j, top, now)
         })
     }
 
@@ -291,7 +294,7 @@ impl Sim<'_> {
     /// priority at a time on several cores: the highest of the tasks (not
     /// ISRs) among `tasks`, ready or running. `None` when every priority
     /// may run (one core, or a kernel that runs several).
-    fn top_priority(&self, tasks: impl Iterator<Item = usize>) -> Option<i64> {
+    pub(super) fn top_priority(&self, tasks: impl Iterator<Item = usize>) -> Option<i64> {
         if self.r.rules.multiple_priorities || self.k < 2 {
             return None;
         }
@@ -303,7 +306,7 @@ impl Sim<'_> {
     /// that made the top priority ready, and the request takes a
     /// latency to arrive (`yield_ns`, else `message_latency_ns`): it runs
     /// on until then (`yield_at`, when `run` reschedules).
-    fn held_back(&mut self, i: usize, top: Option<i64>, now: u64) -> bool {
+    pub(super) fn held_back(&mut self, i: usize, top: Option<i64>, now: u64) -> bool {
         // Without a top priority every priority may run: no yield is asked.
         let Some(top) = top else { return false };
         let held = !self.r.tasks[i].isr && self.inherited[i] < top;

@@ -32,10 +32,15 @@ fn jobs_split_into_phases_where_they_block_and_signals_name_their_cause() {
         vec![
             (2 * US, Action::Take(0)),
             (5 * US, Action::Signal { target: 1, job: 0, phase: 0, bytes: 0 }),
-            (8 * US, Action::Give(0))
+            (8 * US, Action::Give(0)),
+            // It ends its job as the kernel chooses B next.
+            (10 * US, Action::Next { target: 1 })
         ]
     );
-    assert_eq!(a.jobs[1].phases[0].actions, vec![(2 * US, Action::Signal { target: 1, job: 0, phase: 1, bytes: 0 })]);
+    assert_eq!(
+        a.jobs[1].phases[0].actions,
+        vec![(2 * US, Action::Signal { target: 1, job: 0, phase: 1, bytes: 0 }), (3 * US, Action::Next { target: 1 })]
+    );
     assert_eq!(b.jobs.len(), 1);
     let job = &b.jobs[0];
     assert_eq!((job.release_ns, job.finish_ns, job.response_ns()), (5 * US, Some(30 * US), Some(25 * US)));
@@ -298,13 +303,65 @@ fn without_ready_events_the_switches_say_what_released_a_job() {
     );
     let (a, b) = (&s.tasks[0], &s.tasks[1]);
     assert_eq!(a.jobs[0].phases[0].release, Release::Delay { at: 0, after_ns: 0 });
-    assert_eq!(a.jobs[0].phases[0].actions, vec![(10 * US, Action::HandOff { target: 1, job: 0, phase: 0 })]);
+    assert_eq!(
+        a.jobs[0].phases[0].actions,
+        vec![(10 * US, Action::HandOff { target: 1, job: 0, phase: 0, preempts: false })]
+    );
     assert_eq!(b.jobs[0].phases[0].release, Release::Signal { by: 0 });
     assert_eq!((b.jobs[0].release_ns, b.jobs[0].response_ns()), (10 * US, Some(10 * US)));
     assert_eq!(b.ready_ns(), 2 * US);
     assert_eq!(a.jobs[1].phases[0].release, Release::Delay { at: 31 * US, after_ns: 21 * US });
     assert_eq!((a.jobs[1].release_ns, a.jobs[1].response_ns()), (31 * US, Some(4 * US)));
     assert_eq!(a.ready_ns(), 0);
+}
+
+/// Without ready events, a hand-off from a task that stayed ready (switched
+/// out preempted, as ftrace's `prev_state=R` says) is the kernel choosing
+/// the incoming task over it: the hand-off says so, and the task's phase
+/// goes on after it; one from a task that blocked does not.
+#[test]
+fn a_hand_off_from_a_preempted_task_says_it_preempts() {
+    let s = schedule(
+        "task 1 task 1 A\ntask 2 task 1 B\ntask 3 task 1 C\n\
+         0 0 in 1\n70 0 out 1 preempt\n70 0 in 2\n78 0 out 2 block\n78 0 in 3\n\
+         160 0 out 3 block\n160 0 in 1\n230 0 out 1 block\n",
+    );
+    let (a, b) = (&s.tasks[0], &s.tasks[1]);
+    assert_eq!(a.jobs.len(), 1);
+    assert_eq!(a.jobs[0].phases.len(), 1);
+    assert_eq!(
+        a.jobs[0].phases[0].actions,
+        vec![(70 * US, Action::HandOff { target: 1, job: 0, phase: 0, preempts: true })]
+    );
+    assert_eq!(
+        b.jobs[0].phases[0].actions,
+        vec![(8 * US, Action::HandOff { target: 2, job: 0, phase: 0, preempts: false })]
+    );
+}
+
+/// With ready events, each switch still says which task the kernel chose
+/// next on that core: A, switched out preempted as it woke B, yields to B
+/// there (its phase goes on after), and B, blocking with A and C ready,
+/// chose C (at the end of its phase).
+#[test]
+fn with_ready_events_the_switches_say_whom_the_kernel_chose() {
+    let s = schedule(
+        "task 1 task 1 A\ntask 2 task 1 B\ntask 3 task 1 C\n\
+         0 0 rdy 1\n0 0 in 1\n40 0 rdy 3\n50 0 wake 1 2\n50 0 rdy 2\n60 0 out 1 preempt\n60 0 in 2\n\
+         80 0 out 2 block\n80 0 in 3\n90 0 out 3 block\n90 0 in 1\n200 0 out 1 block\n",
+    );
+    let (a, b) = (&s.tasks[0], &s.tasks[1]);
+    let chose = |actions: &[(u64, Action)]| {
+        actions
+            .iter()
+            .filter(|(_, x)| matches!(x, Action::Yield { .. } | Action::Next { .. }))
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(chose(&a.jobs[0].phases[0].actions), vec![(60 * US, Action::Yield { target: 1 })]);
+    assert_eq!(a.jobs[0].phases.len(), 1);
+    assert_eq!(chose(&b.jobs[0].phases[0].actions), vec![(20 * US, Action::Next { target: 2 })]);
+    assert_eq!(b.jobs[0].phases[0].exec_ns, 20 * US);
 }
 
 /// Without ready events, the kernel's switch path shows as the time from
