@@ -73,7 +73,7 @@ impl OsRules {
     /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) | yes |
     /// | embOS | yes (round robin, a slice per task) | resumes first | yes |
     /// | ThreadX | no (a slice of 0 per thread unless given) | resumes first | yes |
-    /// | Linux | no (CFS is not fixed-priority: the replay approximates it) | resumes first | yes |
+    /// | Linux | no (CFS is not fixed-priority: its nice levels rank as one, below real-time ([`OsRules::ranked`]), and the recorded choices among them stand) | resumes first | yes |
     /// | corera's generator | no | goes behind (it serves equal priorities first-ready-first and re-queues the preempted) | yes |
     pub fn of(os: Option<Os>) -> OsRules {
         let row = |slices, preempted_to_back, source| OsRules {

@@ -41,7 +41,8 @@ impl Flat {
     /// [`Action::Receive`]) only with `queue_calls`; the kernel's choice of
     /// the next task as one blocks ([`Action::Next`]) only where the kernel
     /// is not fixed-priority (a fixed-priority kernel's rules choose as it
-    /// did; CFS's choice, which the replay does not model, stands).
+    /// did; CFS's choice, which the replay does not model, stands); a yield
+    /// ([`Action::Yield`]) only to a task of the yielder's own priority.
     pub(super) fn of(replay: &Replay, queue_calls: bool) -> Flat {
         let jobs: usize = replay.tasks.iter().map(|t| t.jobs.len()).sum();
         let phases: usize = replay.tasks.iter().flat_map(|t| &t.jobs).map(|j| j.phases.len()).sum();
@@ -77,6 +78,8 @@ impl Flat {
                     let kept = |a: &&(u64, Action)| match a.1 {
                         Action::Send(_) | Action::Receive(_) => queue_calls,
                         Action::Next { .. } => !replay.rules.fixed_priority,
+                        // A yield matters only between equal priorities.
+                        Action::Yield { target } => replay.tasks[target as usize].urgency == t.urgency,
                         _ => true,
                     };
                     f.actions.extend(p.actions.iter().filter(kept));

@@ -326,17 +326,11 @@ fn a_hand_off_from_a_preempted_task_says_it_preempts() {
          0 0 in 1\n70 0 out 1 preempt\n70 0 in 2\n78 0 out 2 block\n78 0 in 3\n\
          160 0 out 3 block\n160 0 in 1\n230 0 out 1 block\n",
     );
-    let (a, b) = (&s.tasks[0], &s.tasks[1]);
-    assert_eq!(a.jobs.len(), 1);
-    assert_eq!(a.jobs[0].phases.len(), 1);
-    assert_eq!(
-        a.jobs[0].phases[0].actions,
-        vec![(70 * US, Action::HandOff { target: 1, job: 0, phase: 0, preempts: true })]
-    );
-    assert_eq!(
-        b.jobs[0].phases[0].actions,
-        vec![(8 * US, Action::HandOff { target: 2, job: 0, phase: 0, preempts: false })]
-    );
+    // A: one job of one phase, which goes on after its hand-off.
+    assert_eq!((s.tasks[0].jobs.len(), s.tasks[0].jobs[0].phases.len()), (1, 1));
+    let hand_off = |target, preempts| Action::HandOff { target, job: 0, phase: 0, preempts };
+    let first_phases: Vec<_> = s.tasks[..2].iter().map(|t| t.jobs[0].phases[0].actions.clone()).collect();
+    assert_eq!(first_phases, [vec![(70 * US, hand_off(1, true))], vec![(8 * US, hand_off(2, false))]]);
 }
 
 /// With ready events, each switch still says which task the kernel chose
