@@ -44,6 +44,7 @@ use corera_trace_ingest::{Action, ResponseStats};
 use crate::chain::{JobTimes, NEVER, quartiles};
 use crate::extract::Replay;
 
+mod choices;
 mod flat;
 mod hook;
 mod objects;
@@ -53,6 +54,7 @@ mod schedule;
 #[cfg(test)]
 mod tests;
 
+use choices::Pending;
 use flat::{DELAYED, Flat, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, Spans, TaskResult};
@@ -86,17 +88,6 @@ enum State {
     Blocked(u32),
     /// All jobs done.
     Done,
-}
-
-/// A core the recording shows the kernel chose a task on, taken as the
-/// replay releases the task.
-#[derive(Clone, Copy)]
-struct Pending {
-    /// The running task that yields it (with the job and phase it must
-    /// still be in); `None`: a task that left it, handing it off.
-    from: Option<(usize, usize, usize)>,
-    /// The core.
-    core: u16,
 }
 
 struct Sim<'a> {
@@ -1064,99 +1055,6 @@ impl Sim<'_> {
         let Some(id) = self.unfired(t, job, phase) else { return };
         self.local_wake[id] = true;
         self.fire(id, (t, job, phase), now, self.s.platform.costs.dispatch_ns.unwrap_or(0));
-    }
-
-    /// Running task `i` left its core to `t` in the recording and stayed
-    /// ready: the kernel chose `t` over it there. Where the two are
-    /// equally urgent and `t` may run on that core, `t` takes it and `i`
-    /// goes behind, as a yield does (CFS's wake-up preemption on the
-    /// waker's CPU, a `taskYIELD`); a more urgent `t` preempts it anyway.
-    /// A `t` the replay has not released yet (its dispatch still under
-    /// way) is yielded to as it is, if `i` still runs the same phase then.
-    #[inline(never)]
-    fn yield_to(&mut self, i: usize, t: usize, now: u64) {
-        match self.state[t] {
-            State::Ready => self.switch_for(i, t, now),
-            State::Waiting => {
-                let State::Running(core) = self.state[i] else { return };
-                self.pend(t, Pending { from: Some((i, self.job[i], self.phase[i])), core });
-            }
-            _ => {}
-        }
-    }
-
-    /// Task `t`, which the recording shows the kernel chose on `core` as
-    /// the task there left it, takes it: now if it is ready, or as it is
-    /// released at this instant (a hand-off's target).
-    #[inline(never)]
-    fn hand_core(&mut self, t: usize, core: u16, now: u64) {
-        match self.state[t] {
-            State::Ready => self.give_core(t, core, now),
-            State::Waiting if self.rel[t] <= now => self.pend(t, Pending { from: None, core }),
-            _ => {}
-        }
-    }
-
-    fn pend(&mut self, t: usize, pending: Pending) {
-        if self.pending[t].replace(pending).is_none() {
-            self.n_pending += 1;
-        }
-    }
-
-    /// Running task `i` leaves its core to ready task `t`, equally urgent,
-    /// where `t` may take it.
-    fn switch_for(&mut self, i: usize, t: usize, now: u64) {
-        let State::Running(c) = self.state[i] else { return };
-        if self.state[t] != State::Ready || self.urgency(t) != self.urgency(i) || !self.may_take(t, c, now) {
-            return;
-        }
-        self.stop(i, now);
-        self.tell(|h| h.switched_out(now, c, i, Out::Preempted));
-        self.enqueue(i);
-        self.give_core(t, c, now);
-    }
-
-    /// The yields and hand-offs to tasks released at `now` that were
-    /// waiting for their release.
-    #[inline(never)]
-    fn pending_choices(&mut self, now: u64) {
-        for k in 0..self.due.len() {
-            let t = self.due[k];
-            let Some(p) = self.pending[t].take() else { continue };
-            self.n_pending -= 1;
-            match p.from {
-                Some((i, job, phase)) if (self.job[i], self.phase[i]) == (job, phase) => self.switch_for(i, t, now),
-                Some(_) => {}
-                None => self.give_core(t, p.core, now),
-            }
-        }
-    }
-
-    /// A hand-off's target `t` takes the core `c` its task left, as the
-    /// kernel chose it there, where it may run on it and it is free.
-    fn give_core(&mut self, t: usize, c: u16, now: u64) {
-        if self.state[t] == State::Ready && self.running[usize::from(c)].is_none() && self.may_take(t, c, now) {
-            self.start(t, c, now);
-            self.handed[t] = true;
-        }
-    }
-
-    /// Whether task `t` may run on core `c` now: its mask or home allows
-    /// it, no other priority alone may run (one at a time), and no more
-    /// urgent task waits ready for that core.
-    fn may_take(&mut self, t: usize, c: u16, now: u64) -> bool {
-        let allows = |sim: &Self, i: usize| match sim.home[i] {
-            Some(h) => h == c,
-            None => sim.mask[i].as_ref().is_none_or(|m| m.contains(c)),
-        };
-        let top = self.top_priority(self.active.iter().map(|&i| i as usize));
-        let urgent = self.urgency(t);
-        let outranked = self
-            .active
-            .iter()
-            .map(|&i| i as usize)
-            .any(|i| self.state[i] == State::Ready && self.urgency(i) > urgent && allows(self, i));
-        allows(self, t) && !outranked && self.is_up(usize::from(c), t, now) && !self.held_back(t, top, now)
     }
 
     /// The global id of task `t`'s phase `phase` of job `job`, unless a
