@@ -118,9 +118,7 @@ impl OsRules {
             None => row(false, false, "the recording names no OS: POSIX SCHED_FIFO's order, no slicing"),
         }
     }
-}
 
-impl OsRules {
     /// The priority a replay ranks a task of `os` by: its own, except
     /// under Linux's CFS, whose `prio` 100 to 139 (nice −20 to 19) weigh
     /// a task's share of the CPU and rank none above another (a woken

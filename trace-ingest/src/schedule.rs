@@ -891,8 +891,9 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The phase a task left its core in takes `action` (a hand-off or a
-    /// yield to the task the kernel chose there) at the point it left.
+    /// The phase a task left its core in takes `action` (a hand-off, a
+    /// yield or the choice of the task the kernel ran next there) at the
+    /// point it left.
     fn left_to(&mut self, left: Left, action: Action) {
         if let Some((j, ph)) = left.phase {
             let phase = &mut self.tasks[left.task].jobs[j].phases[ph];

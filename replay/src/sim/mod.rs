@@ -815,7 +815,7 @@ impl Sim<'_> {
                 self.dirty = true;
                 let g = self.global_phase(i);
                 let a = self.f.action_base[g] as usize + self.next_action[i];
-                // A task handed the core as this phase ends.
+                // The task the kernel chose on this core as the phase ends.
                 let mut hand_to = None;
                 if a < self.f.action_base[g + 1] as usize {
                     let action = self.f.actions[a].1;
@@ -843,20 +843,14 @@ impl Sim<'_> {
                         }
                         Action::Next { target } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
-                            if self.work_to_next(i) == 0 && a + 1 == self.f.action_base[g + 1] as usize {
-                                // It leaves (blocks) as the kernel chose
-                                // the next task there.
-                                hand_to = Some(target as usize);
-                            }
+                            hand_to = Some(target as usize);
                         }
                         Action::HandOff { target, job, phase, preempts } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             self.hand_off(now, target, job, phase);
                             if preempts {
                                 self.yield_to(i, target as usize, now);
-                            } else if self.work_to_next(i) == 0 && a + 1 == self.f.action_base[g + 1] as usize {
-                                // It leaves as it hands off: its phase
-                                // ends now, and the target takes its core.
+                            } else {
                                 hand_to = Some(target as usize);
                             }
                         }
@@ -883,6 +877,11 @@ impl Sim<'_> {
                                 self.set_priority(task as usize, u);
                             }
                         }
+                    }
+                    // The kernel's choice takes the core where the task
+                    // leaves it here (its phase ends at this action).
+                    if self.work_to_next(i) > 0 || a + 1 < self.f.action_base[g + 1] as usize {
+                        hand_to = None;
                     }
                     if hand_to.is_none() {
                         continue;
