@@ -99,6 +99,10 @@ pub struct Replay {
     /// ([`Schedule::cores_up_ns`]): a replay runs nothing there before.
     /// Empty: every core from the start.
     pub cores_up_ns: Vec<u64>,
+    /// The tasks (indices in `tasks`) whose first job started a core's
+    /// scheduler ([`Schedule::started_with`]): it takes no dispatch where
+    /// the replayed kernel starts a task directly ([`crate::Rules`]).
+    pub started_with: Vec<u32>,
     /// Events the workload came from.
     pub events: usize,
     /// The cause-effect chains every replay measures ([`Replay::set_chains`]).
@@ -217,6 +221,8 @@ impl Replay {
         merge_handoffs(&mut tasks);
         let recorded = Recorded::of(trace);
         let held = held(trace);
+        let started_with =
+            schedule.started_with.iter().flatten().map(|&t| index_of[t as usize]).filter(|&i| i != u32::MAX).collect();
         Replay {
             tasks,
             index_of,
@@ -225,6 +231,7 @@ impl Replay {
             duration_ns: covered(schedule.duration_ns),
             recorded_cores: trace.cores_seen().max(1),
             cores_up_ns: schedule.cores_up_ns.iter().map(|&at| covered(at)).collect(),
+            started_with,
             events: trace.events.len(),
             chains: Vec::new(),
             queues: queues(trace, &held),

@@ -55,6 +55,11 @@ pub struct OsRules {
     /// shares its cores by virtual runtime, which the replay only
     /// approximates and no setting reproduces).
     pub fixed_priority: bool,
+    /// Whether its build for several cores starts each core on its idle
+    /// task, so that no task is started directly (it is switched to, as
+    /// from any release); on one core the start switches to the first task
+    /// directly ([`crate::Replay::started_with`]).
+    pub cores_start_idle: bool,
     /// What the row rests on, for the summary.
     pub source: &'static str,
     /// What the several-cores rule rests on.
@@ -65,28 +70,30 @@ impl OsRules {
     /// The row of `os`; for a recording that names none, POSIX
     /// `SCHED_FIFO`'s order and no slicing.
     ///
-    /// | OS | slices at its tick | a preempted task | several priorities at once on several cores |
-    /// |---|---|---|---|
-    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch; on several cores also when it yields to a higher priority elsewhere) | no (`configRUN_MULTIPLE_PRIORITIES` defaults to 0 in `FreeRTOS.h`; the core whose call made a task ready yields last) |
-    /// | ESP-IDF | yes | resumes first (its SMP scheduler skips tasks in the rotation, as its documentation says; Espressif's recordings replay closer so) | yes (each core schedules its own highest) |
-    /// | Zephyr | no (`CONFIG_TIMESLICE_SIZE` 0) | resumes first (it stays at the head of its priority's queue) | yes |
-    /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) | yes |
-    /// | embOS | yes (round robin, a slice per task) | resumes first | yes |
-    /// | ThreadX | no (a slice of 0 per thread unless given) | resumes first | yes |
-    /// | Linux | no (CFS is not fixed-priority: its nice levels rank as one, below real-time ([`OsRules::ranked`]), and the recorded choices among them stand) | resumes first | yes |
-    /// | corera's generator | no | goes behind (it serves equal priorities first-ready-first and re-queues the preempted) | yes |
+    /// | OS | slices at its tick | a preempted task | several priorities at once on several cores | several cores start on |
+    /// |---|---|---|---|---|
+    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch; on several cores also when it yields to a higher priority elsewhere) | no (`configRUN_MULTIPLE_PRIORITIES` defaults to 0 in `FreeRTOS.h`; the core whose call made a task ready yields last) | their idle tasks (the SMP build's `prvCreateIdleTasks` makes them the cores' first tasks; the recorded two- and four-core starts switch from them) |
+    /// | ESP-IDF | yes | resumes first (its SMP scheduler skips tasks in the rotation, as its documentation says; Espressif's recordings replay closer so) | yes (each core schedules its own highest) | the first task, directly |
+    /// | Zephyr | no (`CONFIG_TIMESLICE_SIZE` 0) | resumes first (it stays at the head of its priority's queue) | yes | the first task, directly |
+    /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) | yes | the first task, directly |
+    /// | embOS | yes (round robin, a slice per task) | resumes first | yes | the first task, directly |
+    /// | ThreadX | no (a slice of 0 per thread unless given) | resumes first | yes | the first task, directly |
+    /// | Linux | no (CFS is not fixed-priority: its nice levels rank as one, below real-time ([`OsRules::ranked`]), and the recorded choices among them stand) | resumes first | yes | (no start traced) |
+    /// | corera's generator | no | goes behind (it serves equal priorities first-ready-first and re-queues the preempted) | yes | (no dispatch) |
     pub fn of(os: Option<Os>) -> OsRules {
         let row = |slices, preempted_to_back, source| OsRules {
             slices,
             preempted_to_back,
             multiple_priorities: true,
             fixed_priority: true,
+            cores_start_idle: false,
             source,
             cores_source: "each core runs its most urgent ready task",
         };
         match os {
             Some(Os::FreeRtos) => OsRules {
                 multiple_priorities: false,
+                cores_start_idle: true,
                 cores_source: "FreeRTOS SMP: configRUN_MULTIPLE_PRIORITIES defaults to 0 in FreeRTOS.h",
                 ..row(
                     true,

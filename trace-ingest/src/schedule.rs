@@ -52,6 +52,8 @@
 //!   creation; the jobs so released keep the order the recording first ran
 //!   them in, 1 ns apart, so that a replay breaks their ties as the kernel
 //!   did (FreeRTOS starts the last-created task of the highest priority).
+//!   The one whose switch-in started the scheduler took no dispatch path
+//!   (the start restores its context directly): [`Schedule::started_with`].
 //!   Each core is then up from its own first switch ([`Schedule::cores_up_ns`]):
 //!   a kernel brings its cores up one after another. Linux has no such
 //!   start: it schedules before any trace starts.
@@ -361,6 +363,12 @@ pub struct Schedule {
     /// brings its cores up one after another (FreeRTOS SMP's first core
     /// starts the others). Empty for a recording begun mid-run.
     pub cores_up_ns: Vec<u64>,
+    /// Per core (as `cores_up_ns`), the task whose switch-in started its
+    /// scheduler, its first job released there: the start restores its
+    /// context directly (FreeRTOS's `prvPortStartFirstTask`), with no
+    /// dispatch from a ready event. `None` where the start switched to
+    /// the idle loop or to a task made ready after it.
+    pub started_with: Vec<Option<TaskId>>,
 }
 
 impl Schedule {
@@ -636,12 +644,19 @@ impl<'a> Builder<'a> {
     }
 
     /// The jobs released at a scheduler start, 1 ns apart in the order the
-    /// recording ran them.
-    fn order_start_releases(&mut self) {
-        for group in std::mem::take(&mut self.at_start) {
+    /// recording ran them; per core, the task whose switch-in started it.
+    fn order_start_releases(&mut self) -> Vec<Option<TaskId>> {
+        let mut started_with = vec![None; self.at_start.len()];
+        for (core, group) in std::mem::take(&mut self.at_start).into_iter().enumerate() {
             let mut group: Vec<(Option<u64>, usize, usize)> =
                 group.into_iter().map(|(t, j)| (self.tasks[t].jobs[j].start_ns, t, j)).collect();
             group.sort_by_key(|&(start, t, _)| (start.unwrap_or(u64::MAX), t));
+            if let Some(&(start, t, 0)) = group.first()
+                && start.is_some()
+                && start == self.first_switch[core]
+            {
+                started_with[core] = Some(t as TaskId);
+            }
             for (rank, (_, t, j)) in group.into_iter().enumerate() {
                 let job = &mut self.tasks[t].jobs[j];
                 job.release_ns += rank as u64;
@@ -650,6 +665,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        started_with
     }
 
     fn is_idle(&self, t: usize) -> bool {
@@ -1070,12 +1086,11 @@ impl<'a> Builder<'a> {
     }
 
     fn finish(mut self) -> Schedule {
-        let cores_up_ns = if self.at_start.iter().any(|jobs| !jobs.is_empty()) {
-            self.first_switch.iter().map(|at| at.unwrap_or(0)).collect()
+        let (cores_up_ns, started_with) = if self.at_start.iter().any(|jobs| !jobs.is_empty()) {
+            (self.first_switch.iter().map(|at| at.unwrap_or(0)).collect(), self.order_start_releases())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
-        self.order_start_releases();
         if let Some(tick) = self.trace.tick.as_ref().filter(|t| t.period_ns > 0) {
             for task in &mut self.tasks {
                 delays_from_timers(task, tick, self.start);
@@ -1113,6 +1128,6 @@ impl<'a> Builder<'a> {
                 ),
             });
         }
-        Schedule { tasks: self.tasks, duration_ns: end, cores: self.cores.len(), warnings, cores_up_ns }
+        Schedule { tasks: self.tasks, duration_ns: end, cores: self.cores.len(), warnings, cores_up_ns, started_with }
     }
 }

@@ -183,6 +183,43 @@ fn what_was_ready_before_the_scheduler_started_is_released_at_its_start() {
     assert_eq!((r.tasks[first.task as usize].name.as_str(), first.start_ns), ("B", 100_000));
 }
 
+/// The task the scheduler starts with takes no dispatch path: the start
+/// restores its context directly. B, ready at creation (10 µs), starts the
+/// scheduler at 100 µs and runs 24 µs; A, ready from the start too, waits
+/// for it. With a 10 µs dispatch charged to every release, B started at
+/// 110 µs (34 µs for the 24 recorded, 10 of them READY); as the first task,
+/// it starts at once, and A, switched to from B, still takes the dispatch.
+/// FreeRTOS's build for several cores starts each on its idle task: there
+/// B is switched to, dispatch and all, as the recorded two-core starts show.
+#[test]
+fn the_first_task_started_takes_no_dispatch() {
+    let text = |os: &str| {
+        format!(
+            "corera-log 1 clock=us{os}\ntask 1 task 2 A\ntask 2 task 2 B\n0 0 rdy 1\n10 0 rdy 2\n100 0 in 2\n\
+             124 0 out 2 done\n124 0 in 1\n150 0 out 1 done\n"
+        )
+    };
+    let trace = log(&text(""));
+    assert_eq!(corera_trace_ingest::Schedule::of(&trace).started_with, vec![Some(1)]);
+    let dispatch = |c: &mut corera_placement::Costs| c.dispatch_ns = Some(10_000);
+    let r = Replay::from_trace(&trace, &[]);
+    let o = single_costing(&r, dispatch);
+    let (a, b) = (0, 1);
+    assert_eq!(r.tasks[b].name, "B");
+    assert_eq!(o.tasks[b].response_max_ns, Some(24_000), "B from the scheduler start");
+    assert_eq!(o.tasks[b].ready_ns, 0);
+    assert_eq!(o.tasks[a].response_max_ns, Some(50_000 - 1), "A behind B, from the start");
+    let freertos = Replay::from_trace(&log(&text(" os=freertos")), &[]);
+    let one = single_costing(&freertos, dispatch);
+    assert_eq!(one.tasks[b].response_max_ns, Some(24_000), "one core: B directly");
+    let two = two_cores_costing(&freertos, dispatch);
+    assert_eq!(two.tasks[b].response_max_ns, Some(34_000), "the SMP build starts on idle: {:?}", two.timeline);
+    // Under another kernel, a core of several starts its first task
+    // directly still.
+    let two = two_cores_costing(&r, dispatch);
+    assert_eq!(two.tasks[b].response_max_ns, Some(24_000));
+}
+
 /// A kernel brings its cores up one after another (FreeRTOS SMP's first
 /// core starts the others): A and B, made ready before the scheduler
 /// started, are released at its start on core 0 (100 µs); A runs there,

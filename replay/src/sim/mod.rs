@@ -215,6 +215,10 @@ struct Sim<'a> {
     /// ([`Sim::give_core`]): the kernel chose it there over the equally
     /// urgent tasks ready then, so none of them takes the core from it.
     handed: Vec<bool>,
+    /// Per task, whether its first job starts a core's scheduler directly,
+    /// with no dispatch ([`Replay::started_with`], unless the kernel starts
+    /// its several cores on their idle tasks, [`crate::OsRules`]).
+    starts_core: Vec<bool>,
     /// Per task, the core the recording shows the kernel chose it on,
     /// for when the replay releases it ([`Sim::yield_to`],
     /// [`Sim::hand_core`]), and how many tasks have one.
@@ -348,6 +352,15 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         interrupted: vec![None; k],
         isr_held: vec![false; n],
         handed: vec![false; n],
+        starts_core: {
+            let mut starts = vec![false; n];
+            if k < 2 || !crate::OsRules::of(replay.recorded.os).cores_start_idle {
+                for &i in &replay.started_with {
+                    starts[i as usize] = true;
+                }
+            }
+            starts
+        },
         pending: vec![None; n],
         n_pending: 0,
         next_signalled: vec![0; n],
@@ -499,8 +512,9 @@ impl Sim<'_> {
             SIGNALLED => self.fired[g],
             // A recorded delay includes the dispatch path.
             DELAYED => self.timer_release(i, g),
-            // A timer release goes through the kernel's dispatch path.
-            _ if !self.r.tasks[i].isr => {
+            // A timer release goes through the kernel's dispatch path
+            // (but the start of the scheduler switches to its first task).
+            _ if !self.r.tasks[i].isr && !self.starts_directly(i) => {
                 self.timer_release(i, g).saturating_add(self.s.platform.costs.dispatch_ns.unwrap_or(0))
             }
             _ => self.timer_release(i, g),
@@ -521,6 +535,12 @@ impl Sim<'_> {
             DELAYED => self.wait_from[i].saturating_add(self.f.delay[g]),
             at => at,
         }
+    }
+
+    /// Whether task `i`'s current phase is the first of the job that starts
+    /// its core's scheduler directly.
+    fn starts_directly(&self, i: usize) -> bool {
+        self.starts_core[i] && self.job[i] == 0 && self.phase[i] == 0
     }
 
     /// The global index of task `i`'s current job.
@@ -723,7 +743,7 @@ impl Sim<'_> {
             let dispatched = match self.f.release[id] {
                 SIGNALLED => self.local_wake[id],
                 DELAYED => false,
-                _ => !self.r.tasks[i].isr,
+                _ => !self.r.tasks[i].isr && !self.starts_directly(i),
             };
             if dispatched {
                 let d = self.s.platform.costs.dispatch_ns.unwrap_or(0);
