@@ -414,12 +414,21 @@ pub fn priority_note(tasks: &[TaskMetrics]) -> Option<String> {
         let pairs: u64 = tasks.iter().map(|t| t.priority_pairs).sum::<u64>() / 2;
         parts.push(format!("inferred for {inferred} from {pairs} ordered pairs (preemptions, pass-overs)"));
     }
-    let assumed = count(PrioritySource::Assumed);
-    if assumed > 0 {
+    // A recorder's own task takes its documented default
+    // ([`corera_trace_ingest::priority::RECORDER_TASKS`]), the others the
+    // lowest given, else rate-monotonic order.
+    let recorder = |t: &TaskMetrics| corera_trace_ingest::priority::RECORDER_TASKS.iter().any(|(n, ..)| *n == t.name);
+    let assumed: Vec<&&TaskMetrics> = tasks.iter().filter(|t| t.priority_source == PrioritySource::Assumed).collect();
+    let recorders: Vec<&str> = assumed.iter().filter(|t| recorder(t)).map(|t| t.name.as_str()).collect();
+    let others = assumed.len() - recorders.len();
+    if others > 0 {
         parts.push(format!(
-            "assumed for {assumed} ({})",
+            "assumed for {others} ({})",
             if given > 0 { "the lowest given" } else { "rate-monotonic: no evidence" }
         ));
+    }
+    if !recorders.is_empty() {
+        parts.push(format!("the recorder's documented default for {}", recorders.join(", ")));
     }
     let set = count(PrioritySource::Override);
     if set > 0 {

@@ -41,8 +41,11 @@ pub struct UnknownPriorityTask {
 /// Tasks a recorder adds to the system it records, by name, with what its
 /// documentation gives as their priority: where the recording lost their
 /// creation, they take it rather than a place inferred from what they did.
-pub const RECORDER_TASKS: [(&str, &str); 1] = [(
+/// Each entry: the name, its default priority in the kernel's own numbering
+/// for the kernel the recorder's port records (FreeRTOS), and the source.
+pub const RECORDER_TASKS: [(&str, i32, &str); 1] = [(
     "TzCtrl",
+    1,
     "TraceRecorder's control task: TRC_CFG_CTRL_TASK_PRIORITY defaults to 1 (\"should be low\"), the least urgent",
 )];
 
@@ -515,7 +518,7 @@ pub fn resolve(
         // The recorder's own tasks: their documented default, below the rest.
         let lowest = trace.tasks.iter().filter(|t| schedulable(t.kind)).filter_map(|t| t.priority).min().unwrap_or(1);
         for (i, t) in trace.tasks.iter_mut().enumerate() {
-            if let Some((_, why)) = RECORDER_TASKS.iter().find(|(name, _)| *name == t.name)
+            if let Some((_, _, why)) = RECORDER_TASKS.iter().find(|(name, ..)| *name == t.name)
                 && schedulable(t.kind)
             {
                 t.priority = Some(lowest - 1);
@@ -535,20 +538,39 @@ pub fn resolve(
             PriorityOrder::Low => a.max(b),
         });
         let mut names = Vec::new();
+        let os = trace.os;
         for (i, t) in trace.tasks.iter_mut().enumerate() {
+            // A recorder's own task in a FreeRTOS recording whose other
+            // priorities are given takes its documented default there.
+            if let Some((_, default, why)) = RECORDER_TASKS.iter().find(|(name, ..)| *name == t.name)
+                && schedulable(t.kind)
+                && t.priority.is_none()
+                && os == Some(crate::Os::FreeRtos)
+            {
+                t.priority = Some(*default);
+                source[i] = PrioritySource::Assumed;
+                warnings.push(Warning {
+                    line: None,
+                    message: format!("{} is {why}: the recording gives no priority for it; taken as {default}", t.name),
+                });
+                continue;
+            }
             if schedulable(t.kind) && t.priority.is_none() {
                 t.priority = lowest;
                 source[i] = PrioritySource::Assumed;
                 names.push(t.name.clone());
             }
         }
-        warnings.push(Warning {
-            line: None,
-            message: format!(
-                "the trace gives no priority for {}; taken as the lowest the trace gives (set one with --priority NAME=N)",
-                names.join(", ")
-            ),
-        });
+        if !names.is_empty() {
+            warnings.push(Warning {
+                line: None,
+                message: format!(
+                    "the trace gives no priority for {}; taken as the lowest the trace gives (set one with --priority \
+                     NAME=N)",
+                    names.join(", ")
+                ),
+            });
+        }
     }
     for o in overrides {
         let Some(i) = trace.tasks.iter().position(|t| t.name == o.task) else {

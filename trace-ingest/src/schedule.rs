@@ -47,8 +47,10 @@
 //! - The scheduler start: on each core the first switch-in (of a task or
 //!   the idle loop) starts the scheduler, unless a switch-out came first
 //!   (the trace began with the system running). A job made ready there
-//!   before it (SEGGER's and TraceRecorder's FreeRTOS glue record a task's
-//!   READY at `xTaskCreate`) is released at that instant, not at its
+//!   before it, or at its instant ahead of it in the recording (SEGGER's
+//!   and TraceRecorder's FreeRTOS glue record a task's READY at
+//!   `xTaskCreate`; FreeRTOS creates the timer task inside
+//!   `vTaskStartScheduler`), is released at that instant, not at its
 //!   creation; the jobs so released keep the order the recording first ran
 //!   them in, 1 ns apart, so that a replay breaks their ties as the kernel
 //!   did (FreeRTOS starts the last-created task of the highest priority).
@@ -626,7 +628,7 @@ impl<'a> Builder<'a> {
             let task = &mut self.tasks[t];
             let on_core = task.ready.last().is_some_and(|r| usize::from(r.core) == core);
             let Some(job) = task.jobs.last_mut() else { continue };
-            if since >= now || !on_core || !s.in_job || s.running_on.is_some() || job.start_ns.is_some() {
+            if since > now || !on_core || !s.in_job || s.running_on.is_some() || job.start_ns.is_some() {
                 continue;
             }
             job.release_ns = now;
@@ -657,11 +659,20 @@ impl<'a> Builder<'a> {
             {
                 started_with[core] = Some(t as TaskId);
             }
+            let Some(at) = self.first_switch[core] else { continue };
             for (rank, (_, t, j)) in group.into_iter().enumerate() {
+                let rank = rank as u64;
                 let job = &mut self.tasks[t].jobs[j];
-                job.release_ns += rank as u64;
+                job.release_ns += rank;
                 if let Release::Timer(at) = &mut job.phases[0].release {
-                    *at += rank as u64;
+                    *at += rank;
+                }
+                // Its READY counts from its release, as the replay's does.
+                let task = &mut self.tasks[t];
+                if let Some(r) = task.ready.iter_mut().find(|r| r.start_ns == at && usize::from(r.core) == core) {
+                    r.start_ns = (at + rank).min(r.end_ns);
+                } else if self.state[t].ready_since == Some(at) {
+                    self.state[t].ready_since = Some(at + rank);
                 }
             }
         }

@@ -176,11 +176,29 @@ fn what_was_ready_before_the_scheduler_started_is_released_at_its_start() {
         (100_000, 100_001, 100_002),
         "at the start, in the recorded order"
     );
-    assert_eq!(s.tasks[0].ready_ns(), 400_000, "A waited from the start, not from its creation");
+    assert_eq!(s.tasks[0].ready_ns(), 400_000 - 1, "A waited from its release at the start, not from its creation");
     let r = Replay::from_trace(&trace, &[]);
     let o = assert_first_responses_as_recorded(&trace, &r);
     let first = o.timeline.iter().min_by_key(|seg| seg.start_ns).unwrap();
     assert_eq!((r.tasks[first.task as usize].name.as_str(), first.start_ns), ("B", 100_000));
+}
+
+/// A task made ready at the very instant the scheduler starts, before its
+/// first switch-in in the recording (FreeRTOS creates the timer task in
+/// `vTaskStartScheduler`), is released at the start with the others, in
+/// the order they ran: T, readied at 100 µs as C starts the scheduler,
+/// ran after B. Released at its own ready, level with B's place at the
+/// start and listed first, it ran first (B 80 µs where 130 were recorded).
+#[test]
+fn a_task_ready_as_the_scheduler_starts_is_released_with_the_others() {
+    let trace = log("corera-log 1 clock=us\ntask 1 task 2 T\ntask 2 task 2 B\ntask 3 task 3 C\n\
+         0 0 rdy 2\n100 0 rdy 1\n100 0 in 3\n150 0 out 3 done\n150 0 in 2\n200 0 out 2 done\n\
+         200 0 in 1\n230 0 out 1 done\n");
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    let release = |t: usize| s.tasks[t].jobs[0].release_ns;
+    assert_eq!((release(1), release(0)), (100_000, 100_001), "B, then T, at the start");
+    let r = Replay::from_trace(&trace, &[]);
+    assert_first_responses_as_recorded(&trace, &r);
 }
 
 /// The task the scheduler starts with takes no dispatch path: the start
@@ -490,7 +508,9 @@ fn what_a_job_cut_off_by_the_end_waited_counts_in_neither_figure() {
          30 0 rdy 1\n30 0 in 1\n40 0 rdy 2\n40 0 out 1 preempt\n40 0 in 2\n60 0 out 2 done\n");
     let r = Replay::from_trace(&trace, &[]);
     let lo = &r.tasks[0];
-    assert_eq!((lo.recorded_ready_ns, lo.comparable_ready_ns()), (30_000, 10_000));
+    // Lo is released at the start behind Hi, 1 ns later: its READY counts
+    // from there.
+    assert_eq!((lo.recorded_ready_ns, lo.comparable_ready_ns()), (30_000 - 1, 10_000 - 1));
     let o = single(&r);
     assert_eq!(o.tasks[0].ready_ns, lo.comparable_ready_ns());
 }
@@ -672,7 +692,9 @@ fn one_priority_at_a_time_on_several_cores_where_the_kernel_says() {
     let smp = two_cores(&r, Policy::Smp, None);
     // The ISR takes core 0 at 100 µs and Hi moves to core 1: Lo waits on.
     assert_eq!(smp.tasks[hi].response_max_ns, Some(290_000), "{:?}", smp.timeline);
-    assert_eq!(smp.tasks[lo].response_max_ns, Some(490_000), "{:?}", smp.timeline);
+    // Lo was made ready at the start's instant: released there behind Hi,
+    // 1 ns later (the start's order).
+    assert_eq!(smp.tasks[lo].response_max_ns, Some(490_000 - 1), "{:?}", smp.timeline);
     // Hi pinned to core 0, the ISR to core 1: the ISR is not held back.
     let mask = |i: usize| match i {
         _ if i == hi => corera_placement::CoreSet::one(0),

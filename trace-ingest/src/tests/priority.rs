@@ -115,3 +115,28 @@ fn the_recorders_own_task_takes_its_documented_priority() {
     assert!(prio("TzCtrl") < prio("T"), "T {} TzCtrl {}", prio("T"), prio("TzCtrl"));
     assert!(r.warnings.iter().any(|w| w.message.contains("TRC_CFG_CTRL_TASK_PRIORITY")), "{:?}", r.warnings);
 }
+
+/// In a FreeRTOS recording that gives the other tasks' priorities, the
+/// control task takes its documented default (1), not the lowest priority
+/// the trace gives (the idle task's 0): TzCtrl and Logger, both at 1, are
+/// served first ready, first served, as recorded; at 0 TzCtrl waited
+/// behind every job of Logger's (TraceRecorder's printer: +16 %).
+#[test]
+fn the_recorders_own_task_takes_its_default_among_given_priorities() {
+    let text = "corera-log 1 clock=us os=freertos\ntask 1 task 1 Logger\ntask 2 task - TzCtrl\ntask 3 idle 0 IDLE\n\
+        0 0 rdy 2\n5 0 rdy 1\n10 0 in 2\n20 0 out 2 done\n20 0 in 1\n30 0 out 1 done\n30 0 in 3\n";
+    let mut p = parse_as(text, FormatChoice::AUTO).unwrap();
+    let s = Schedule::of(&p.trace);
+    let r = resolve(&mut p.trace, &s, &[]).unwrap();
+    let tz = p.trace.tasks.iter().position(|t| t.name == "TzCtrl").unwrap();
+    assert_eq!(p.trace.tasks[tz].priority, Some(1));
+    assert_eq!(r.source[tz], PrioritySource::Assumed);
+    assert!(r.warnings.iter().any(|w| w.message.contains("taken as 1")), "{:?}", r.warnings);
+    assert!(!r.warnings.iter().any(|w| w.message.contains("no priority for ;")), "{:?}", r.warnings);
+    // Under another kernel's numbering the default means nothing: the
+    // lowest given stands.
+    let mut other = parse_as(&text.replace("os=freertos", "os=zephyr"), FormatChoice::AUTO).unwrap();
+    let s = Schedule::of(&other.trace);
+    resolve(&mut other.trace, &s, &[]).unwrap();
+    assert_eq!(other.trace.tasks[tz].priority, Some(0));
+}
