@@ -417,10 +417,13 @@ pub fn priority_note(tasks: &[TaskMetrics]) -> Option<String> {
     // A recorder's own task takes its documented default
     // ([`corera_trace_ingest::priority::RECORDER_TASKS`]), the others the
     // lowest given, else rate-monotonic order.
-    let recorder = |t: &TaskMetrics| corera_trace_ingest::priority::RECORDER_TASKS.iter().any(|(n, ..)| *n == t.name);
-    let assumed: Vec<&&TaskMetrics> = tasks.iter().filter(|t| t.priority_source == PrioritySource::Assumed).collect();
-    let recorders: Vec<&str> = assumed.iter().filter(|t| recorder(t)).map(|t| t.name.as_str()).collect();
-    let others = assumed.len() - recorders.len();
+    let assumed = tasks.iter().filter(|t| t.priority_source == PrioritySource::Assumed);
+    let recorders: Vec<&str> = assumed
+        .clone()
+        .filter(|t| corera_trace_ingest::priority::recorder_task(&t.name).is_some())
+        .map(|t| t.name.as_str())
+        .collect();
+    let others = assumed.count() - recorders.len();
     if others > 0 {
         parts.push(format!(
             "assumed for {others} ({})",

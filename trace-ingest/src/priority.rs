@@ -49,6 +49,11 @@ pub const RECORDER_TASKS: [(&str, i32, &str); 1] = [(
     "TraceRecorder's control task: TRC_CFG_CTRL_TASK_PRIORITY defaults to 1 (\"should be low\"), the least urgent",
 )];
 
+/// The entry of [`RECORDER_TASKS`] for a task named `name`, if it is one.
+pub fn recorder_task(name: &str) -> Option<&'static (&'static str, i32, &'static str)> {
+    RECORDER_TASKS.iter().find(|(n, ..)| *n == name)
+}
+
 /// Where a task's priority came from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -518,7 +523,7 @@ pub fn resolve(
         // The recorder's own tasks: their documented default, below the rest.
         let lowest = trace.tasks.iter().filter(|t| schedulable(t.kind)).filter_map(|t| t.priority).min().unwrap_or(1);
         for (i, t) in trace.tasks.iter_mut().enumerate() {
-            if let Some((_, _, why)) = RECORDER_TASKS.iter().find(|(name, ..)| *name == t.name)
+            if let Some((_, _, why)) = recorder_task(&t.name)
                 && schedulable(t.kind)
             {
                 t.priority = Some(lowest - 1);
@@ -542,7 +547,7 @@ pub fn resolve(
         for (i, t) in trace.tasks.iter_mut().enumerate() {
             // A recorder's own task in a FreeRTOS recording whose other
             // priorities are given takes its documented default there.
-            if let Some((_, default, why)) = RECORDER_TASKS.iter().find(|(name, ..)| *name == t.name)
+            if let Some((_, default, why)) = recorder_task(&t.name)
                 && schedulable(t.kind)
                 && t.priority.is_none()
                 && os == Some(crate::Os::FreeRtos)

@@ -659,7 +659,7 @@ impl<'a> Builder<'a> {
             {
                 started_with[core] = Some(t as TaskId);
             }
-            let Some(at) = self.first_switch[core] else { continue };
+            let Some(started) = self.first_switch[core] else { continue };
             for (rank, (_, t, j)) in group.into_iter().enumerate() {
                 let rank = rank as u64;
                 let job = &mut self.tasks[t].jobs[j];
@@ -669,10 +669,10 @@ impl<'a> Builder<'a> {
                 }
                 // Its READY counts from its release, as the replay's does.
                 let task = &mut self.tasks[t];
-                if let Some(r) = task.ready.iter_mut().find(|r| r.start_ns == at && usize::from(r.core) == core) {
-                    r.start_ns = (at + rank).min(r.end_ns);
-                } else if self.state[t].ready_since == Some(at) {
-                    self.state[t].ready_since = Some(at + rank);
+                if let Some(r) = task.ready.iter_mut().find(|r| r.start_ns == started && usize::from(r.core) == core) {
+                    r.start_ns = (started + rank).min(r.end_ns);
+                } else if self.state[t].ready_since == Some(started) {
+                    self.state[t].ready_since = Some(started + rank);
                 }
             }
         }
