@@ -133,13 +133,20 @@ impl Prepared {
                 platform.cores
             )));
         }
-        // The cores each task ran on.
+        // The cores each task ran on; one whose every job took no time
+        // (an Amalthea task with no work, a switch-in and out at one
+        // instant) on the cores it was switched in on; every lane of a
+        // scheduler whose lanes those are (which lane ran it is the
+        // reader's choice, not the recording's).
         let used: Vec<CoreSet> = self
             .problem
             .task_ids
             .iter()
             .map(|&id| {
-                let set: CoreSet = self.schedule.tasks[id as usize].running.iter().map(|s| s.core).collect();
+                let ran: CoreSet = self.schedule.tasks[id as usize].running.iter().map(|s| s.core).collect();
+                let cores: Vec<u16> =
+                    if ran.is_empty() { self.parsed.trace.switched_in_on(id) } else { ran.iter().collect() };
+                let set: CoreSet = self.parsed.trace.lanes_of(&cores).into_iter().collect();
                 if set.is_empty() { CoreSet::one(0) } else { set }
             })
             .collect();

@@ -261,6 +261,47 @@ fn as_recorded_json(trace: impl AsRef<std::ffi::OsStr>, more: &[&std::ffi::OsStr
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// A task whose every job takes no time (an Amalthea task with no work:
+/// switched in and out at one instant) ran on the core it was switched in
+/// on: `simulate --as-recorded` replays it there, not on core 0 behind the
+/// task that runs there (it read `cores: [0]` and a 500 µs response, where
+/// 0 was recorded).
+#[test]
+fn as_recorded_keeps_a_task_of_no_work_on_its_core() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = "corera-log 1 clock=us\ntask 1 task 2 A\ntask 2 task 1 B\n".to_string();
+    for k in 0..5 {
+        let t = 1000 * k;
+        text += &format!("{t} 0 rdy 1\n{t} 0 in 1\n{t} 1 rdy 2\n{t} 1 in 2\n{t} 1 out 2 done\n");
+        text += &format!("{} 0 out 1 done\n", t + 500);
+    }
+    let trace = dir.path().join("no-work.log");
+    std::fs::write(&trace, text).unwrap();
+    let json = as_recorded_json(&trace, &[]);
+    let b = &json["tasks"][1];
+    assert_eq!(b["task"], "B");
+    assert_eq!(b["cores"], serde_json::json!([1]), "{b}");
+    assert_eq!((&b["recorded_response_mean_ns"], &b["replayed_response_mean_ns"]), (&0.into(), &0.into()), "{b}");
+}
+
+/// A BTF scheduler entity running two tasks at once has two execution
+/// lanes, which the trace does not place on cores: `simulate
+/// --as-recorded` lets a task that ran on one lane run on either (it was
+/// bound to the lane the reader gave it, and RTAna2sim's `C4__G` waited
+/// for its lanes while others idled: +94 %).
+#[test]
+fn as_recorded_lets_a_task_use_every_lane_of_its_scheduler() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("lanes.btf");
+    let text = "#timeScale ns\n#entityTypeTable\n#-SCHED Sched\n\
+        0,S,0,T,A,0,activate\n0,Sched,0,T,A,0,start\n0,S,0,T,B,0,activate\n0,Sched,0,T,B,0,start\n\
+        10,Sched,0,T,A,0,terminate\n20,Sched,0,T,B,0,terminate\n";
+    std::fs::write(&trace, text).unwrap();
+    let json = as_recorded_json(&trace, &[]);
+    assert_eq!(json["tasks"][1]["task"], "B");
+    assert_eq!(json["tasks"][1]["cores"], serde_json::json!([0, 1]), "{}", json["tasks"][1]);
+}
+
 /// A recording whose every wake onto an idle core takes 7 µs (an untraced
 /// dispatch path): `simulate --as-recorded` measures it, says so and
 /// charges it, and reproduces the recorded responses.

@@ -15,9 +15,13 @@
 //!   at a switch-in without one (a trace that records no ready events, or a
 //!   task running when the trace starts), or at an ISR's entry. It ends at
 //!   `Finished` (an ISR's exit). In a trace with
-//!   [`Trace::queued_activations`] (BTF), a `Ready` while a job is in
-//!   flight is a further activation: a job of its own, released at that
-//!   time and ready from the moment the earlier job finishes. A task that never reports a finished job
+//!   [`Trace::queued_activations`] (BTF, an Amalthea model's synthesis),
+//!   a `Ready` while a job is in flight is a further activation: a job of
+//!   its own, released at that time and ready from the moment the earlier
+//!   job finishes. That holds while the job waits too (an OSEK task
+//!   activated in WAITING queues the activation), unless the source says
+//!   the ready ends the wait ([`crate::Event::ends_wait`]: BTF's
+//!   `release`). A task that never reports a finished job
 //!   (a task looping on "wait; work", a format without job ends) ends its
 //!   job when it blocks; for a task that does report them, a block splits
 //!   the job into phases, and the next `Ready` (or switch-in) releases the
@@ -391,7 +395,7 @@ impl Schedule {
                 b.state[t].seen = true;
             }
             match e.kind {
-                EventKind::Ready => b.ready(t, usize::from(e.core), now),
+                EventKind::Ready => b.ready(t, usize::from(e.core), now, e.ends_wait()),
                 EventKind::SwitchIn => b.switch_in(t, usize::from(e.core), now),
                 EventKind::Preempted | EventKind::Blocked | EventKind::Finished => b.switch_out(t, e.kind, now),
                 EventKind::IsrEnter => b.isr_enter(t, usize::from(e.core), now),
@@ -801,11 +805,13 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn ready(&mut self, t: usize, core: usize, now: u64) {
+    fn ready(&mut self, t: usize, core: usize, now: u64, ends_wait: bool) {
         let s = self.state[t];
-        if self.trace.queued_activations && s.in_job && !s.blocked {
-            // A further activation while this one is in flight: a job of
-            // its own, released when the current one finishes.
+        if self.trace.queued_activations && s.in_job && !(s.blocked && ends_wait) {
+            // A further activation while this one is in flight (running,
+            // ready, or waiting, unless the source says this ready ends
+            // the wait): a job of its own, released when the current one
+            // finishes.
             self.queued[t].push_back(now);
             return;
         }

@@ -116,6 +116,8 @@ impl TraceFormat for Btf {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ev {
     Activate,
+    /// A waiting task made ready (`release`): its job resumes.
+    Release,
     Start,
     Resume,
     Preempt,
@@ -128,8 +130,8 @@ impl Ev {
     fn of(name: &str) -> Ev {
         const NAMES: [(&str, Ev); 11] = [
             ("activate", Ev::Activate),
-            ("release", Ev::Activate),
-            ("release_parking", Ev::Activate),
+            ("release", Ev::Release),
+            ("release_parking", Ev::Release),
             ("start", Ev::Start),
             ("resume", Ev::Resume),
             ("run", Ev::Resume),
@@ -339,19 +341,18 @@ impl Reader {
             // it between lists) is no activation.
             self.out.trace.queued_activations = false;
         }
-        for (sched, lanes) in &self.lanes {
-            if lanes.len() > 1 {
-                self.out.warn(
-                    0,
-                    format!(
-                        "`{sched}` is a scheduler and ran up to {} tasks at once; the trace does not say on \
-                         which cores, so each of its {} execution lanes counts as a core (the recording carries no \
-                         placement)",
-                        lanes.len(),
-                        lanes.len()
-                    ),
-                );
-            }
+        let lanes: Vec<(Box<str>, usize)> = self.lanes.iter().map(|(s, l)| (s.clone(), l.len())).collect();
+        for (sched, n) in lanes.into_iter().filter(|&(_, n)| n > 1) {
+            let group = (0..n).map(|slot| self.lane_core(&sched, slot)).collect();
+            self.out.trace.lanes.push(group);
+            self.out.warn(
+                0,
+                format!(
+                    "`{sched}` is a scheduler and ran up to {n} tasks at once; the trace does not say on which \
+                     cores, so each of its {n} execution lanes counts as a core (the recording carries no \
+                     placement: a task may run on any of them)"
+                ),
+            );
         }
         if self.parallel_instances > 0 {
             self.out.warn(
@@ -907,7 +908,7 @@ impl Reader {
             self.current.resize(core as usize + 1, None);
         }
         let kind = match ev {
-            Ev::Activate => {
+            Ev::Activate | Ev::Release => {
                 // A stimulus some task triggered: that task woke this one.
                 if let Some(waker) = self.triggers.remove(source)
                     && waker != task
@@ -937,7 +938,8 @@ impl Reader {
         if kind.switch_out().is_some() && self.current[core as usize] == Some(task) {
             self.current[core as usize] = None;
         }
-        self.out.push(line, Event::new(time, core, kind, task), raw)
+        let event = Event::new(time, core, kind, task);
+        self.out.push(line, if ev == Ev::Release { event.ending_wait() } else { event }, raw)
     }
 
     #[expect(clippy::too_many_arguments, reason = "the fields of one BTF line")]

@@ -117,7 +117,9 @@ pub enum SwitchOut {
 #[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum EventKind {
-    /// `task` became ready (activated, released, unblocked).
+    /// `task` became ready (activated, released, unblocked). `peer` is
+    /// `task` itself where the source says the ready ends a wait (BTF's
+    /// `release`, [`Event::ends_wait`]).
     Ready,
     /// `task` was switched in on `core`.
     SwitchIn,
@@ -235,6 +237,20 @@ impl Event {
     pub fn with_object(mut self, object: ObjectId) -> Event {
         self.object = object;
         self
+    }
+
+    /// The same `Ready` marked as ending the task's wait ([`Event::ends_wait`]).
+    pub fn ending_wait(self) -> Event {
+        let task = self.task;
+        self.with_peer(task)
+    }
+
+    /// Whether this is a `Ready` the source says ends the task's wait (a
+    /// blocked job resumes), not a further activation: in a trace with
+    /// [`Trace::queued_activations`] only such a ready resumes a blocked
+    /// job.
+    pub fn ends_wait(&self) -> bool {
+        self.kind == EventKind::Ready && self.peer == self.task
     }
 
     /// The same event with `peer` set.
@@ -533,6 +549,11 @@ pub struct Trace {
     pub tick: Option<Tick>,
     /// The kernel it ran on, when the recording names it.
     pub os: Option<Os>,
+    /// Groups of cores that are one scheduler's execution lanes, not cores
+    /// the recording names (a BTF scheduler entity running several tasks
+    /// at once, [`Trace::lanes_of`]): which lane ran a task is the
+    /// reader's choice.
+    pub lanes: Vec<Vec<u16>>,
 }
 
 /// A runnable (a function a task calls, in AUTOSAR/APP4MC terms) and what
@@ -563,6 +584,7 @@ impl Trace {
             gaps: Vec::new(),
             tick: None,
             os: None,
+            lanes: Vec::new(),
         }
     }
 
@@ -629,6 +651,28 @@ impl Trace {
             seen[usize::from(e.core)] = true;
         }
         seen.iter().filter(|s| **s).count()
+    }
+
+    /// The cores `task` was switched in on, in core order (where a task
+    /// that never ran for a measurable time was placed).
+    pub fn switched_in_on(&self, task: TaskId) -> Vec<u16> {
+        let mut cores: Vec<u16> =
+            self.events.iter().filter(|e| e.kind == EventKind::SwitchIn && e.task == task).map(|e| e.core).collect();
+        cores.sort_unstable();
+        cores.dedup();
+        cores
+    }
+
+    /// The cores a task that ran on `cores` may run on: those, and every
+    /// other lane of a scheduler whose lanes they are ([`Trace::lanes`]).
+    pub fn lanes_of(&self, cores: &[u16]) -> Vec<u16> {
+        let mut all = cores.to_vec();
+        for group in self.lanes.iter().filter(|g| g.iter().any(|c| cores.contains(c))) {
+            all.extend_from_slice(group);
+        }
+        all.sort_unstable();
+        all.dedup();
+        all
     }
 
     /// Whether an ISR was ever entered while another ran on its core

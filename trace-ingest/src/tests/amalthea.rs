@@ -65,6 +65,18 @@ fn waters_2019_tasks_labels_hardware_and_mapping() {
     let sfm = p.trace.tasks.iter().position(|t| t.name == "SFM").unwrap() as u32;
     assert_eq!(s.tasks[pre_sfm].jobs[0].phases.len(), 2);
     assert_eq!(s.tasks[pre_sfm].jobs[0].phases[1].release, crate::Release::Signal { by: sfm });
+    // PRE_Detection_gpu_POST (every 200 ms) waits about 324 ms for
+    // Detection: the activations that come while it waits queue (jobs of
+    // their own), and only Detection's event resumes a job. They resumed
+    // jobs at 200 ms, before the GPU's result, and the recording read
+    // 4.2 s of READY on an idle core.
+    let pre = p.trace.tasks.iter().position(|t| t.name == "PRE_Detection_gpu_POST").unwrap();
+    let detection = p.trace.tasks.iter().position(|t| t.name == "Detection").unwrap() as u32;
+    let jobs = &s.tasks[pre].jobs;
+    assert!(jobs.len() > 10 && jobs.iter().filter(|j| j.finished()).all(|j| j.phases.len() == 2));
+    assert!(jobs.iter().flat_map(|j| j.phases.get(1)).all(|ph| ph.release == crate::Release::Signal { by: detection }));
+    assert!(jobs.windows(2).all(|w| w[1].release_ns == w[0].release_ns + 200_000_000));
+    assert_eq!(s.tasks[pre].ready_ns(), 0);
     // grep -c '<taskAllocation' F: every task is mapped; the three whose
     // affinity (Core0, a Denver core) contradicts their A57 scheduler are
     // put on that scheduler's first core, with a warning each.

@@ -409,6 +409,24 @@ fn activations_in_flight_are_jobs_of_their_own() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
 
+/// An activation while the instance before waits (`wait`) is queued too:
+/// only `release` ends the wait. The activation resumed the waiting
+/// instance (READY from 20 to 50, and the job after it released at 50).
+#[test]
+fn an_activation_while_waiting_queues_and_release_resumes() {
+    let text = "#timeScale ns\n\
+        0,S,0,T,A,0,activate\n0,Core_0,0,T,A,0,start\n10,Core_0,0,T,A,0,wait\n\
+        20,S,1,T,A,1,activate\n50,Core_0,0,T,A,0,release\n50,Core_0,0,T,A,0,resume\n\
+        60,Core_0,0,T,A,0,terminate\n60,Core_0,0,T,A,1,start\n70,Core_0,0,T,A,1,terminate\n";
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
+    let s = crate::Schedule::of(&p.trace);
+    let jobs: Vec<_> = s.tasks[0].jobs.iter().map(|j| (j.release_ns, j.finish_ns, j.phases.len())).collect();
+    assert_eq!(jobs, vec![(0, Some(60), 2), (20, Some(70), 1)]);
+    assert_eq!(s.tasks[0].jobs[0].phases[1].release, crate::Release::Timer(50));
+    assert_eq!(s.tasks[0].ready_ns(), 0);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
 /// A scheduler entity that runs several tasks at once: each runs in an
 /// execution lane of its own (no switch event disagrees with a state).
 #[test]
@@ -421,6 +439,9 @@ fn a_scheduler_running_tasks_at_once_gets_lanes() {
     let cores: Vec<_> =
         p.trace.events.iter().filter(|e| e.kind == EventKind::SwitchIn).map(|e| (e.task, e.core)).collect();
     assert_eq!(cores, vec![(0, 0), (1, 1), (2, 0)], "C reuses A's lane");
+    // The lanes are the reader's, not the recording's: B may run on A's.
+    assert_eq!(p.trace.lanes, vec![vec![0, 1]]);
+    assert_eq!((p.trace.lanes_of(&[1]), p.trace.lanes_of(&[2])), (vec![0, 1], vec![2]));
     let s = crate::Schedule::of(&p.trace);
     let running: Vec<_> = s.tasks.iter().map(|t| t.running_ns()).collect();
     assert_eq!(running, vec![10, 20, 20]);
