@@ -99,6 +99,11 @@ pub struct Replay {
     /// ([`Schedule::cores_up_ns`]): a replay runs nothing there before.
     /// Empty: every core from the start.
     pub cores_up_ns: Vec<u64>,
+    /// Per recorded core, whether it came up running a task the recording
+    /// does not show switched in ([`Schedule::cores_up_running`]): the
+    /// first task a replay switches to there as it comes up pays the
+    /// context switch from it.
+    pub cores_up_running: Vec<bool>,
     /// The tasks (indices in `tasks`) whose first job started a core's
     /// scheduler ([`Schedule::started_with`]): it takes no dispatch where
     /// the replayed kernel starts a task directly ([`crate::Rules`]).
@@ -231,6 +236,7 @@ impl Replay {
             duration_ns: covered(schedule.duration_ns),
             recorded_cores: trace.cores_seen().max(1),
             cores_up_ns: schedule.cores_up_ns.iter().map(|&at| covered(at)).collect(),
+            cores_up_running: schedule.cores_up_running.clone(),
             started_with,
             events: trace.events.len(),
             chains: Vec::new(),

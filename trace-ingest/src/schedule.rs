@@ -369,6 +369,11 @@ pub struct Schedule {
     /// brings its cores up one after another (FreeRTOS SMP's first core
     /// starts the others). Empty for a recording begun mid-run.
     pub cores_up_ns: Vec<u64>,
+    /// Per core (as `cores_up_ns`), whether it came up running a task the
+    /// recording does not show switched in: its first switch is a
+    /// switch-out (FreeRTOS SMP's second core, up on its idle task). The
+    /// first task switched in there switched from that one.
+    pub cores_up_running: Vec<bool>,
     /// Per core (as `cores_up_ns`), the task whose switch-in started its
     /// scheduler, its first job released there: the start restores its
     /// context directly (FreeRTOS's `prvPortStartFirstTask`), with no
@@ -565,6 +570,8 @@ struct Builder<'a> {
     at_start: Vec<Vec<(usize, usize)>>,
     /// Per core, its first switch.
     first_switch: Vec<Option<u64>>,
+    /// Per core, whether its first switch was a switch-out.
+    first_out: Vec<bool>,
     /// The trace records no ready events: releases are read from the
     /// switches ([`Builder::release_at_switch_in`]).
     no_ready: bool,
@@ -606,6 +613,7 @@ impl<'a> Builder<'a> {
             last_seen: vec![None; n],
             at_start: vec![Vec::new(); max_core + 1],
             first_switch: vec![None; max_core + 1],
+            first_out: vec![false; max_core + 1],
             no_ready: !trace.records_ready(),
             handoff: vec![None; max_core + 1],
             last_out: vec![None; n],
@@ -620,6 +628,7 @@ impl<'a> Builder<'a> {
             return;
         }
         self.first_switch[core] = Some(now);
+        self.first_out[core] = !first_in;
         // Linux schedules before any trace starts: its tasks never wait
         // for a scheduler to start (a trace filtered to some tasks may
         // open on a switch-in all the same).
@@ -1103,10 +1112,11 @@ impl<'a> Builder<'a> {
     }
 
     fn finish(mut self) -> Schedule {
-        let (cores_up_ns, started_with) = if self.at_start.iter().any(|jobs| !jobs.is_empty()) {
-            (self.first_switch.iter().map(|at| at.unwrap_or(0)).collect(), self.order_start_releases())
+        let (cores_up_ns, cores_up_running, started_with) = if self.at_start.iter().any(|jobs| !jobs.is_empty()) {
+            let up = self.first_switch.iter().map(|at| at.unwrap_or(0)).collect();
+            (up, self.first_out.clone(), self.order_start_releases())
         } else {
-            (Vec::new(), Vec::new())
+            (Vec::new(), Vec::new(), Vec::new())
         };
         if let Some(tick) = self.trace.tick.as_ref().filter(|t| t.period_ns > 0) {
             for task in &mut self.tasks {
@@ -1145,6 +1155,14 @@ impl<'a> Builder<'a> {
                 ),
             });
         }
-        Schedule { tasks: self.tasks, duration_ns: end, cores: self.cores.len(), warnings, cores_up_ns, started_with }
+        Schedule {
+            tasks: self.tasks,
+            duration_ns: end,
+            cores: self.cores.len(),
+            warnings,
+            cores_up_ns,
+            cores_up_running,
+            started_with,
+        }
     }
 }

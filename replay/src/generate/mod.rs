@@ -48,6 +48,7 @@ pub fn generate(workload: &Workload) -> Result<Trace, WorkloadError> {
         duration_ns: end,
         recorded_cores: 1,
         cores_up_ns: Vec::new(),
+        cores_up_running: Vec::new(),
         started_with: Vec::new(),
         events: 0,
         chains: Vec::new(),

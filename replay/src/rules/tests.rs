@@ -238,6 +238,29 @@ fn the_first_task_started_takes_no_dispatch() {
     assert_eq!(two.tasks[b].response_max_ns, Some(24_000));
 }
 
+/// A core whose first switch is a switch-out came up running a task the
+/// recording does not show switched in (FreeRTOS SMP's core 1, up on its
+/// idle task): the task it takes as it comes up (B at 160 µs) switches
+/// from that one, and pays the context switch (10 µs, to 170) as any
+/// switch does. Replayed without it, B ran from 160 (a response of 90 µs
+/// where 100 were recorded). Core 0's first switch is A's switch-in: A
+/// pays none.
+#[test]
+fn a_core_up_on_its_idle_task_switches_from_it() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\ntask 8 idle 0 IDLE0\n\
+         task 9 idle 0 IDLE1\n0 0 rdy 1\n10 0 rdy 2\n100 0 in 1\n160 1 out 9 preempt\n170 1 in 2\n200 1 out 2 done\n\
+         200 1 in 9\n300 0 out 1 done\n300 0 in 8\n");
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    assert_eq!(s.cores_up_running, vec![false, true]);
+    let r = Replay::from_trace(&trace, &[]);
+    let o = two_cores_costing(&r, |c| c.context_switch_ns = Some(10_000));
+    let b = r.tasks.iter().position(|t| t.name == "B").unwrap();
+    assert_eq!(s.tasks[1].jobs[0].response_ns(), Some(100_000 - 1));
+    assert_eq!(o.tasks[b].response_max_ns, s.tasks[1].jobs[0].response_ns(), "{:?}", o.timeline);
+    let a = r.tasks.iter().position(|t| t.name == "A").unwrap();
+    assert_eq!(o.tasks[a].context_switch_ns, 0);
+}
+
 /// A kernel brings its cores up one after another (FreeRTOS SMP's first
 /// core starts the others): A and B, made ready before the scheduler
 /// started, are released at its start on core 0 (100 µs); A runs there,

@@ -219,6 +219,11 @@ struct Sim<'a> {
     /// with no dispatch ([`Replay::started_with`], unless the kernel starts
     /// its several cores on their idle tasks, [`crate::OsRules`]).
     starts_core: Vec<bool>,
+    /// Per core, whether it comes up running a task the recording does not
+    /// show switched in ([`Replay::cores_up_running`]: its idle task) and
+    /// has switched to none yet: a task it takes as it comes up switches
+    /// from that one.
+    up_running: Vec<bool>,
     /// Per task, the core the recording shows the kernel chose it on,
     /// for when the replay releases it ([`Sim::yield_to`],
     /// [`Sim::hand_core`]), and how many tasks have one.
@@ -361,6 +366,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
             }
             starts
         },
+        up_running: (0..k).map(|c| replay.cores_up_running.get(c).copied().unwrap_or(false)).collect(),
         pending: vec![None; n],
         n_pending: 0,
         next_signalled: vec![0; n],
@@ -1148,6 +1154,13 @@ impl Sim<'_> {
             self.enter_kernel(i, self.s.platform.costs.lock.switch_ns, now);
             if self.switch_cost > 0 {
                 self.context_switch(i, core, now);
+                if std::mem::take(&mut self.up_running[usize::from(core)]) && now == self.up[usize::from(core)] {
+                    // The core came up running its idle task: switching
+                    // from it is a context switch (FreeRTOS SMP: core 1's
+                    // first task 15 µs after its idle task's switch-out).
+                    self.charge(i, self.switch_cost, |o| &mut o.context_switch_ns);
+                    self.switched[i] += self.switch_cost;
+                }
             }
         }
         if !self.r.tasks[i].isr
