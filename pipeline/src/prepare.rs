@@ -143,9 +143,10 @@ impl Prepared {
             .task_ids
             .iter()
             .map(|&id| {
-                let ran: CoreSet = self.schedule.tasks[id as usize].running.iter().map(|s| s.core).collect();
-                let cores: Vec<u16> =
-                    if ran.is_empty() { self.parsed.trace.switched_in_on(id) } else { ran.iter().collect() };
+                let mut cores: Vec<u16> = self.schedule.tasks[id as usize].running.iter().map(|s| s.core).collect();
+                if cores.is_empty() {
+                    cores = self.parsed.trace.switched_in_on(id);
+                }
                 let set: CoreSet = self.parsed.trace.lanes_of(&cores).into_iter().collect();
                 if set.is_empty() { CoreSet::one(0) } else { set }
             })

@@ -238,6 +238,18 @@ fn the_first_task_started_takes_no_dispatch() {
     assert_eq!(two.tasks[b].response_max_ns, Some(24_000));
 }
 
+/// FreeRTOS on two cores: A and B made ready before the scheduler starts
+/// (at 100 µs, with A on core 0); core 1 first switches at 160 µs, out of
+/// its idle task, and `switch` µs later to B, which runs 30 µs.
+fn two_cores_started(switch: u64) -> Trace {
+    let (b, end) = (160 + switch, 190 + switch);
+    log(&format!(
+        "corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\ntask 8 idle 0 IDLE0\n\
+         task 9 idle 0 IDLE1\n0 0 rdy 1\n10 0 rdy 2\n100 0 in 1\n160 1 out 9 preempt\n{b} 1 in 2\n{end} 1 out 2 done\n\
+         {end} 1 in 9\n300 0 out 1 done\n300 0 in 8\n"
+    ))
+}
+
 /// A core whose first switch is a switch-out came up running a task the
 /// recording does not show switched in (FreeRTOS SMP's core 1, up on its
 /// idle task): the task it takes as it comes up (B at 160 µs) switches
@@ -247,9 +259,7 @@ fn the_first_task_started_takes_no_dispatch() {
 /// pays none.
 #[test]
 fn a_core_up_on_its_idle_task_switches_from_it() {
-    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\ntask 8 idle 0 IDLE0\n\
-         task 9 idle 0 IDLE1\n0 0 rdy 1\n10 0 rdy 2\n100 0 in 1\n160 1 out 9 preempt\n170 1 in 2\n200 1 out 2 done\n\
-         200 1 in 9\n300 0 out 1 done\n300 0 in 8\n");
+    let trace = two_cores_started(10);
     let s = corera_trace_ingest::Schedule::of(&trace);
     assert_eq!(s.cores_up_running, vec![false, true]);
     let r = Replay::from_trace(&trace, &[]);
@@ -270,9 +280,7 @@ fn a_core_up_on_its_idle_task_switches_from_it() {
 /// core coming up, nor does a Linux one.
 #[test]
 fn a_core_runs_nothing_before_its_scheduler_comes_up() {
-    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\ntask 8 idle 0 IDLE0\n\
-         task 9 idle 0 IDLE1\n0 0 rdy 1\n10 0 rdy 2\n100 0 in 1\n160 1 out 9 preempt\n160 1 in 2\n190 1 out 2 done\n\
-         190 1 in 9\n300 0 out 1 done\n300 0 in 8\n");
+    let trace = two_cores_started(0);
     let s = corera_trace_ingest::Schedule::of(&trace);
     assert_eq!(s.cores_up_ns, vec![100_000, 160_000]);
     let r = Replay::from_trace(&trace, &[]);

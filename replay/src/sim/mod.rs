@@ -219,11 +219,6 @@ struct Sim<'a> {
     /// with no dispatch ([`Replay::started_with`], unless the kernel starts
     /// its several cores on their idle tasks, [`crate::OsRules`]).
     starts_core: Vec<bool>,
-    /// Per core, whether it comes up running a task the recording does not
-    /// show switched in ([`Replay::cores_up_running`]: its idle task) and
-    /// has switched to none yet: a task it takes as it comes up switches
-    /// from that one.
-    up_running: Vec<bool>,
     /// Per task, the core the recording shows the kernel chose it on,
     /// for when the replay releases it ([`Sim::yield_to`],
     /// [`Sim::hand_core`]), and how many tasks have one.
@@ -366,7 +361,6 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
             }
             starts
         },
-        up_running: (0..k).map(|c| replay.cores_up_running.get(c).copied().unwrap_or(false)).collect(),
         pending: vec![None; n],
         n_pending: 0,
         next_signalled: vec![0; n],
@@ -1135,15 +1129,19 @@ impl Sim<'_> {
     }
 
     /// Task `i` starts on `core` at `now`: straight after another task
-    /// left it, it pays a context switch.
+    /// left it, it pays a context switch; so it does as the core comes up
+    /// running a task the recording never shows switched in
+    /// ([`Replay::cores_up_running`]: FreeRTOS SMP's core 1, up on its idle
+    /// task, first switched 15 µs after that task's switch-out), no task
+    /// having left it yet.
     #[cold]
     #[inline(never)]
     fn context_switch(&mut self, i: usize, core: u16, now: u64) {
-        if let Some((j, at)) = self.left[usize::from(core)]
-            && at == now
-            && j != i
-            && !self.r.tasks[j].isr
-        {
+        let c = usize::from(core);
+        let from_task = self.left[c].is_some_and(|(j, at)| at == now && j != i && !self.r.tasks[j].isr);
+        let from_unrecorded =
+            self.left[c].is_none() && now == self.up[c] && self.r.cores_up_running.get(c) == Some(&true);
+        if from_task || from_unrecorded {
             self.charge(i, self.switch_cost, |o| &mut o.context_switch_ns);
             self.switched[i] += self.switch_cost;
         }
@@ -1154,13 +1152,6 @@ impl Sim<'_> {
             self.enter_kernel(i, self.s.platform.costs.lock.switch_ns, now);
             if self.switch_cost > 0 {
                 self.context_switch(i, core, now);
-                if std::mem::take(&mut self.up_running[usize::from(core)]) && now == self.up[usize::from(core)] {
-                    // The core came up running its idle task: switching
-                    // from it is a context switch (FreeRTOS SMP: core 1's
-                    // first task 15 µs after its idle task's switch-out).
-                    self.charge(i, self.switch_cost, |o| &mut o.context_switch_ns);
-                    self.switched[i] += self.switch_cost;
-                }
             }
         }
         if !self.r.tasks[i].isr

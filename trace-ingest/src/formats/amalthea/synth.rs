@@ -651,7 +651,8 @@ impl Sim<'_> {
                         if resumes {
                             self.lanes[t].waiting = None;
                             self.emit(now, i, EventKind::Wakeup).peer = t as u32;
-                            self.emit(now, t, EventKind::Ready).peer = t as u32;
+                            let ready = self.emit(now, t, EventKind::Ready);
+                            *ready = ready.ending_wait();
                             self.emit(now, t, EventKind::SwitchIn);
                             self.push(now, Wake::Continue(t));
                         }
