@@ -618,8 +618,10 @@ pub(crate) struct SimulateArgs {
     /// floating over the cores they used) on the recorded cores, with no
     /// modelled overheads (the recording has them) unless a platform file
     /// states them (`[costs]`), and print per task the replay against the
-    /// recording: the fidelity check of the replay model.
-    #[arg(long, conflicts_with_all = ["placement", "sweep", "policy", "perfetto", "btf", "timeline"])]
+    /// recording: the fidelity check of the replay model. `--timeline`
+    /// draws that replay below the recording, `--perfetto` and `--btf`
+    /// write it.
+    #[arg(long, conflicts_with_all = ["placement", "sweep", "policy"])]
     pub(crate) as_recorded: bool,
 }
 

@@ -506,7 +506,26 @@ fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     warn(quiet, &p.name, &p.warnings);
     let (workload, chain_warnings) = p.workload()?;
     warn(quiet, &p.name, &chain_warnings);
-    let record = p.as_recorded(&workload, args.place.platform.is_some())?;
+    let timeline = args.perfetto.is_some() || args.btf.is_some() || args.timeline.is_some();
+    let (record, o) = p.as_recorded(&workload, args.place.platform.is_some(), timeline)?;
+    if let Some(path) = &args.timeline {
+        let names: Vec<String> = workload.tasks.iter().map(|t| t.name.clone()).collect();
+        let title = format!("corera timeline: {} as recorded", p.name);
+        let meta = format!("{} replayed as recorded on {} core(s), below the recording", p.name, o.cores);
+        let page = corera_emit::timeline_page(
+            &title,
+            &meta,
+            &names,
+            &corera_pipeline::timeline(&p, &workload, &o, args.window)?,
+        );
+        pipeline::write(path, &page)?;
+    }
+    if let Some(path) = &args.perfetto {
+        pipeline::write(path, &corera_emit::perfetto(&workload, &o))?;
+    }
+    if let Some(path) = &args.btf {
+        pipeline::write(path, &corera_emit::btf(&workload, &o))?;
+    }
     if args.json {
         return stdout(&to_json(&record));
     }

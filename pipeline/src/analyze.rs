@@ -98,7 +98,7 @@ pub fn analyze(input: &Input, place: &Options) -> Result<Analyzed> {
     }
     // The recording replayed as recorded first: what every comparison
     // below is worth.
-    let fidelity = Fidelity::of(&prepared.as_recorded(&workload, false)?);
+    let fidelity = Fidelity::of(&prepared.as_recorded(&workload, false, false)?.0);
     let mut chosen = None;
     if let Some(weight) = place.balance_weight {
         let front = pareto(&prepared.problem, &prepared.platform, place)?;

@@ -45,4 +45,4 @@ pub use error::{Error, Failure, Result};
 pub use options::{Input, Observer, Options};
 pub use prepare::{DISCOVERED_CHAINS, Prepared, constrained_smp, constraints, platform, prepare, read_placement};
 pub use read::{Read, ingest, input_name, read};
-pub use simulate::{Simulation, simulation};
+pub use simulate::{Simulation, simulation, timeline};

@@ -108,11 +108,17 @@ impl Prepared {
     /// overhead (the recording holds them) but the recorded wakes onto an
     /// idle core (local and cross-core, by
     /// [`corera_trace_ingest::CrossCoreWake::charged_ns`]), context switch
-    /// and yield.
+    /// and yield. The replay itself comes with it, with its timeline when
+    /// `timeline` asks for one.
     ///
     /// # Errors
     /// A platform with fewer cores than the recording used.
-    pub fn as_recorded(&self, workload: &Replay, given_platform: bool) -> Result<FidelityRecord> {
+    pub fn as_recorded(
+        &self,
+        workload: &Replay,
+        given_platform: bool,
+        timeline: bool,
+    ) -> Result<(FidelityRecord, Outcome)> {
         let cores = self.schedule.cores.max(1);
         let wake = self.parsed.trace.cross_core_wake();
         let mut platform = if given_platform { self.platform.clone() } else { Platform::identical(cores as u16) };
@@ -154,7 +160,7 @@ impl Prepared {
         let core_of: Vec<u16> = used.iter().map(|s| s.iter().next().unwrap_or(0)).collect();
         let floats = used.iter().any(|s| s.len() > 1);
         let policy = if floats { Policy::Masks } else { Policy::Amp };
-        let o = self.run(workload, &platform, policy, &core_of, floats.then_some(used.as_slice()), false);
+        let o = self.run(workload, &platform, policy, &core_of, floats.then_some(used.as_slice()), timeline);
         let slot_of = |id: u32| self.problem.task_ids.iter().position(|&t| t == id);
         let tasks = workload
             .tasks
@@ -186,7 +192,7 @@ impl Prepared {
                 }
             })
             .collect();
-        Ok(FidelityRecord {
+        let record = FidelityRecord {
             schema_version: corera_emit::records::SCHEMA_VERSION,
             corera_version: corera_emit::VERSION.to_string(),
             input: self.input(),
@@ -204,7 +210,8 @@ impl Prepared {
             yield_latency: (!workload.rules.multiple_priorities)
                 .then(|| self.parsed.trace.priorities_at_once().and_then(|p| p.yields))
                 .flatten(),
-        })
+        };
+        Ok((record, o))
     }
 }
 

@@ -96,32 +96,42 @@ impl Simulation {
     /// A window that starts after the run, or that holds more than
     /// [`MAX_WINDOW_SEGMENTS`] segments.
     pub fn timeline(&self, o: &Outcome, window: Option<[u64; 2]>) -> Result<TimelineRecord> {
-        let (p, workload) = (&self.prepared, &self.workload);
-        let recorded_chains = workload.recorded_chains();
-        let runs = [
-            Run::recording(&p.schedule, workload, p.parsed.model.is_some(), recorded_chains.iter().collect()),
-            Run::replayed(&format!("{} on {} core(s)", o.policy.label(), o.cores), o),
-        ];
-        let pick = match window {
-            Some(w) => {
-                let end = runs.iter().map(Run::end_ns).max().unwrap_or(0);
-                if w[0] >= end {
-                    return Err(usage(format!(
-                        "--window starts at {:.3} ms; the run ends at {:.3} ms",
-                        w[0] as f64 / 1e6,
-                        end as f64 / 1e6
-                    )));
-                }
-                let held: usize = runs.iter().map(|r| r.count_in(w)).sum();
-                if held > MAX_WINDOW_SEGMENTS {
-                    return Err(usage(format!(
-                        "--window holds {held} segments of the two runs; at most {MAX_WINDOW_SEGMENTS} are drawn: pick a narrower one"
-                    )));
-                }
-                Pick::Given(w)
-            }
-            None => Pick::Differ { a: 0, b: 1, chain: p.objective == Objective::Chains },
-        };
-        Ok(TimelineRecord::of_replay(&runs, workload, pick))
+        timeline(&self.prepared, &self.workload, o, window)
     }
+}
+
+/// The timeline of `p`'s recording above `o`, a replay of `workload` run
+/// with its timeline, opening on `window` (ns) or where the two differ
+/// most.
+///
+/// # Errors
+/// A window that starts after the run, or that holds more than
+/// [`MAX_WINDOW_SEGMENTS`] segments.
+pub fn timeline(p: &Prepared, workload: &Replay, o: &Outcome, window: Option<[u64; 2]>) -> Result<TimelineRecord> {
+    let recorded_chains = workload.recorded_chains();
+    let runs = [
+        Run::recording(&p.schedule, workload, p.parsed.model.is_some(), recorded_chains.iter().collect()),
+        Run::replayed(&format!("{} on {} core(s)", o.policy.label(), o.cores), o),
+    ];
+    let pick = match window {
+        Some(w) => {
+            let end = runs.iter().map(Run::end_ns).max().unwrap_or(0);
+            if w[0] >= end {
+                return Err(usage(format!(
+                    "--window starts at {:.3} ms; the run ends at {:.3} ms",
+                    w[0] as f64 / 1e6,
+                    end as f64 / 1e6
+                )));
+            }
+            let held: usize = runs.iter().map(|r| r.count_in(w)).sum();
+            if held > MAX_WINDOW_SEGMENTS {
+                return Err(usage(format!(
+                    "--window holds {held} segments of the two runs; at most {MAX_WINDOW_SEGMENTS} are drawn: pick a narrower one"
+                )));
+            }
+            Pick::Given(w)
+        }
+        None => Pick::Differ { a: 0, b: 1, chain: p.objective == Objective::Chains },
+    };
+    Ok(TimelineRecord::of_replay(&runs, workload, pick))
 }

@@ -234,6 +234,46 @@ fn as_recorded_replays_the_recorded_placement_against_the_recording() {
         .stderr(predicate::str::contains("cannot be used with"));
 }
 
+/// `simulate --as-recorded` writes the replay it compares, to look at beside
+/// the recording: `--btf` and `--perfetto` as any replay, `--timeline` the
+/// page with the recording above the replay.
+#[test]
+fn as_recorded_writes_its_replay_beside_the_recording() {
+    let dir = tempfile::tempdir().unwrap();
+    let (btf, perfetto, page) = (dir.path().join("r.btf"), dir.path().join("r.json"), dir.path().join("r.html"));
+    let out = corera()
+        .args(["simulate", SAMPLE, "--as-recorded", "-q", "--json", "--btf"])
+        .arg(&btf)
+        .arg("--perfetto")
+        .arg(&perfetto)
+        .arg("--timeline")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The BTF, read back, gives each task the RUNNING the fidelity record
+    // states for the replay.
+    let graph = dir.path().join("graph.json");
+    corera().args(["graph", "-q", "-o"]).arg(&graph).arg(&btf).assert().success();
+    let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&graph).unwrap()).unwrap();
+    let running: std::collections::HashMap<&str, u64> = g["graph"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap(), t["running_ns"].as_u64().unwrap()))
+        .collect();
+    let tasks = record["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 24);
+    for t in tasks {
+        assert_eq!(running[t["task"].as_str().unwrap()], t["replayed_running_ns"].as_u64().unwrap(), "{}", t["task"]);
+    }
+    let p: serde_json::Value = serde_json::from_slice(&std::fs::read(&perfetto).unwrap()).unwrap();
+    assert!(p["traceEvents"].as_array().unwrap().iter().filter(|e| e["ph"] == "X").count() > 10_000);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("printer.log replayed as recorded on 1 core(s), below the recording"));
+}
+
 /// A corera log of task `T` made ready on an idle core once a millisecond,
 /// starting `delay` µs later each time and running 30 µs, written to `dir`.
 fn wakes_log(dir: &std::path::Path, os: &str, delays: &[u64]) -> std::path::PathBuf {
