@@ -71,6 +71,20 @@ fn simulate_replays_each_policy_and_analyze_compares_them() {
     assert!(policies[4]["ready_ns"].as_u64() <= policies[1]["ready_ns"].as_u64());
 }
 
+/// Each task's RUNNING in `btf` (a replay's timeline) as `corera graph`
+/// reads it back, by name (`dir` holds the graph written on the way).
+fn running_read_back(dir: &std::path::Path, btf: &std::path::Path) -> std::collections::HashMap<String, u64> {
+    let graph = dir.join("graph.json");
+    corera().args(["graph", "-q", "-o"]).arg(&graph).arg(btf).assert().success();
+    let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&graph).unwrap()).unwrap();
+    g["graph"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap().to_string(), t["running_ns"].as_u64().unwrap()))
+        .collect()
+}
+
 #[test]
 fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
     let dir = tempfile::tempdir().unwrap();
@@ -86,15 +100,7 @@ fn timelines_export_to_perfetto_and_btf_and_the_btf_reads_back() {
     let outcome = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["outcome"].clone();
     // The BTF, read by corera's own BTF reader, gives each task the RUNNING
     // time the replay gave it.
-    let graph = dir.path().join("graph.json");
-    corera().args(["graph", "-q", "-o"]).arg(&graph).arg(&btf).assert().success();
-    let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&graph).unwrap()).unwrap();
-    let running: std::collections::HashMap<&str, u64> = g["graph"]["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| (t["name"].as_str().unwrap(), t["running_ns"].as_u64().unwrap()))
-        .collect();
+    let running = running_read_back(dir.path(), &btf);
     for t in outcome["tasks"].as_array().unwrap() {
         assert_eq!(running[t["name"].as_str().unwrap()], t["running_ns"].as_u64().unwrap(), "{}", t["name"]);
     }
@@ -254,15 +260,7 @@ fn as_recorded_writes_its_replay_beside_the_recording() {
     let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // The BTF, read back, gives each task the RUNNING the fidelity record
     // states for the replay.
-    let graph = dir.path().join("graph.json");
-    corera().args(["graph", "-q", "-o"]).arg(&graph).arg(&btf).assert().success();
-    let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&graph).unwrap()).unwrap();
-    let running: std::collections::HashMap<&str, u64> = g["graph"]["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| (t["name"].as_str().unwrap(), t["running_ns"].as_u64().unwrap()))
-        .collect();
+    let running = running_read_back(dir.path(), &btf);
     let tasks = record["tasks"].as_array().unwrap();
     assert_eq!(tasks.len(), 24);
     for t in tasks {

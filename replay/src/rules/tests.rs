@@ -425,6 +425,42 @@ fn a_steady_dispatch_delay_is_charged_to_local_releases() {
     assert_eq!(run(Some(7_000)), (Some(37_000), 35_000), "as recorded: 37 µs each, 7 of them READY");
 }
 
+/// A wake's latency is READY, as a recorder shows it (ready event to
+/// switch-in): A on core 0 makes B, bound to core 1, ready at 50 µs; the
+/// wake reaches core 1 5 µs later (`message_latency_ns`) and B runs
+/// 20 µs. B waited ready from the wake: 5 µs of READY in a 25 µs
+/// response. Before, READY counted from the wake's arrival (0), though
+/// the response counted from the send. Across a mesh the message
+/// travels first and makes the task ready as it arrives.
+#[test]
+fn a_wake_from_another_core_is_ready_from_when_it_was_sent() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\n\
+         0 0 rdy 1\n0 0 in 1\n50 0 wake 1 2\n50 0 rdy 2\n55 1 in 2\n75 1 out 2 block\n100 0 out 1 block\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let (a, b) = (index("A"), index("B"));
+    let mut core_of = vec![0u16; 2];
+    core_of[b] = 1;
+    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
+    platform.costs.message_latency_ns = 5_000;
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Amp, platform: &platform, core_of: Some(&core_of), masks: None, timeline: true },
+    );
+    assert_eq!(o.tasks[a].response_max_ns, Some(100_000), "{:?}", o.timeline);
+    assert_eq!((o.tasks[b].response_max_ns, o.tasks[b].ready_ns), (Some(25_000), 5_000), "{:?}", o.timeline);
+    // Two hops of a mesh: the message travels, 10 µs, and makes B ready as
+    // it arrives.
+    let mut mesh = Platform { costs: corera_placement::Costs::none(), ..Platform::mesh(1, 3) };
+    mesh.costs.message_latency_ns = 5_000;
+    core_of[b] = 2;
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Amp, platform: &mesh, core_of: Some(&core_of), masks: None, timeline: true },
+    );
+    assert_eq!((o.tasks[b].response_max_ns, o.tasks[b].ready_ns), (Some(30_000), 0), "{:?}", o.timeline);
+}
+
 /// A task ready when the trace began (first seen at a switch-in, with no
 /// ready event before it: a Linux trace opened mid-run) has its first
 /// release read at that switch-in, which already followed the kernel's

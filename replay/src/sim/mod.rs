@@ -125,12 +125,19 @@ struct Sim<'a> {
     /// When each fired signal was sent (the release, for response times),
     /// by global phase id.
     sent: Vec<u64>,
+    /// When the kernel made each fired phase's task ready, by global phase
+    /// id: as its signal was sent, on the sender's core or on another core
+    /// of a chip whose cores are all one distance apart (one SMP kernel:
+    /// the wake's latency there is READY); on a topology of distances
+    /// (clusters, a mesh) a message travels, and makes the task ready as
+    /// it arrives.
+    made_ready: Vec<u64>,
+    /// Whether every two cores are one distance apart
+    /// ([`Platform::is_uniform`]).
+    uniform: bool,
     /// CPU time each signalled phase must spend on arrival (interrupt and
     /// bytes), by global phase id.
     arrival_cost: Vec<(u64, u64)>,
-    /// Per phase, whether its signal arrived on the core it was sent from
-    /// (through the kernel's dispatch path).
-    local_wake: Vec<bool>,
     /// The jobs, flat.
     f: Flat,
     /// Core each task is bound to (fixed policies) or last ran on.
@@ -292,6 +299,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         r: replay,
         s: setup,
         k,
+        uniform: setup.platform.is_uniform(),
         state: vec![State::Waiting; n],
         job: vec![0; n],
         phase: vec![0; n],
@@ -307,8 +315,8 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         job_release: vec![0; n],
         fired: vec![NOT_FIRED; total],
         sent: vec![NOT_FIRED; total],
+        made_ready: vec![NOT_FIRED; total],
         arrival_cost: vec![(0, 0); total],
-        local_wake: vec![false; total],
         f: flat,
         home,
         last_core: vec![None; n],
@@ -738,17 +746,21 @@ impl Sim<'_> {
             {
                 self.calling[usize::from(c)] = now;
             }
-            // The kernel's dispatch path: the task was ready (READY) while
-            // it ran, eligible only after.
-            let dispatched = match self.f.release[id] {
-                SIGNALLED => self.local_wake[id],
-                DELAYED => false,
-                _ => !self.r.tasks[i].isr && !self.starts_directly(i),
+            // The kernel made the task ready before it was eligible: a
+            // wake's latency (the dispatch path, the other core's
+            // interrupt and scheduler) is READY, as a recorder shows it
+            // (ready event to switch-in). A signal made it ready as it was
+            // sent (or as its previous job ended, if later); a timer as it
+            // expired, the dispatch path before its release (a recorded
+            // delay holds that path, and the scheduler's start switches to
+            // its first task directly).
+            let made_ready = match self.f.release[id] {
+                SIGNALLED => self.made_ready[id].max(self.wait_from[i]),
+                DELAYED => now,
+                _ if self.r.tasks[i].isr || self.starts_directly(i) => now,
+                _ => now.saturating_sub(self.s.platform.costs.dispatch_ns.unwrap_or(0)),
             };
-            if dispatched {
-                let d = self.s.platform.costs.dispatch_ns.unwrap_or(0);
-                self.ready_since[i] = self.ready_since[i].saturating_sub(d);
-            }
+            self.ready_since[i] = self.ready_since[i].min(made_ready);
             self.dirty = true;
             let (released, signal_cost, bytes_cost) = self.release_of(i, at);
             self.charge(i, signal_cost, |o| &mut o.signal_ns);
@@ -1052,10 +1064,11 @@ impl Sim<'_> {
             0
         } else {
             // A local wake goes through the kernel's dispatch path.
-            self.local_wake[id] = true;
             costs.dispatch_ns.unwrap_or(0)
         };
+        let transport = if distance > 0 && !self.uniform { delay } else { 0 };
         self.fire(id, (t, job, phase), now, delay);
+        self.made_ready[id] = now + transport;
         if self.s.timeline {
             self.out.flows.push(Flow {
                 from_task: from as u32,
@@ -1072,7 +1085,6 @@ impl Sim<'_> {
     fn hand_off(&mut self, now: u64, target: u32, job: u32, phase: u32) {
         let t = target as usize;
         let Some(id) = self.unfired(t, job, phase) else { return };
-        self.local_wake[id] = true;
         self.fire(id, (t, job, phase), now, self.s.platform.costs.dispatch_ns.unwrap_or(0));
     }
 
@@ -1088,6 +1100,7 @@ impl Sim<'_> {
     fn fire(&mut self, id: usize, (t, job, phase): (usize, u32, u32), now: u64, delay: u64) {
         self.fired[id] = now + delay;
         self.sent[id] = now;
+        self.made_ready[id] = now;
         if self.job[t] == job as usize && self.phase[t] == phase as usize {
             self.refresh(t);
         }

@@ -11,7 +11,7 @@ pin() {
     done
 }
 pin 'AdcIsr' 0
-pin 'BandDma' 0
+pin 'BandDma' 1
 pin 'ColorConv' 0,1
 pin 'Compressor' 0,1
 pin 'EncoderIsr' 0
@@ -19,19 +19,19 @@ pin 'FlashMgr' 0,1
 pin 'FontCache' 0,1
 pin 'FuserCtl' 0,1
 pin 'Halftone' 0,1
-pin 'HttpServer' 0
+pin 'HttpServer' 1
 pin 'JobParser' 0,1
-pin 'Keypad' 0
+pin 'Keypad' 0,1
 pin 'LcdDriver' 0,1
-pin 'Logger' 1
-pin 'MotorCarriage' 1
-pin 'MotorPaper' 1
+pin 'Logger' 0
+pin 'MotorCarriage' 0
+pin 'MotorPaper' 0
 pin 'NetRxIsr' 0
-pin 'NetStack' 0
+pin 'NetStack' 0,1
 pin 'PdlInterp' 0,1
 pin 'PrintEngine' 0,1
 pin 'Rasterizer' 0,1
-pin 'SensorMon' 1
+pin 'SensorMon' 0
 pin 'UiMgr' 0,1
 pin 'Watchdog' 1
 exit $status
