@@ -625,6 +625,13 @@ pub(crate) struct SimulateArgs {
     pub(crate) as_recorded: bool,
 }
 
+impl SimulateArgs {
+    /// Whether an output asks for the replay's timeline.
+    pub(crate) fn writes_timeline(&self) -> bool {
+        self.perfetto.is_some() || self.btf.is_some() || self.timeline.is_some()
+    }
+}
+
 /// `FROM..TO` in ms (an `ms` after each is allowed) to ns.
 fn parse_window(s: &str) -> Result<[u64; 2], String> {
     let bad = || format!("`{s}`: expected FROM..TO in ms from the start of the trace, e.g. 120..135.5");

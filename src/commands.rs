@@ -453,21 +453,9 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     if let Some(sweep) = &args.sweep {
         return sweep_costs(args, p, workload, policy, core_of, masks.as_deref(), sweep);
     }
-    let timeline = args.perfetto.is_some() || args.btf.is_some() || args.timeline.is_some();
-    let o = sim.run(timeline);
-    if let Some(path) = &args.timeline {
-        let names: Vec<String> = workload.tasks.iter().map(|t| t.name.clone()).collect();
-        let title = format!("corera timeline: {}", p.name);
-        let meta = format!("{} replayed under {} on {} core(s), below the recording", p.name, o.policy.name(), o.cores);
-        let page = corera_emit::timeline_page(&title, &meta, &names, &sim.timeline(&o, args.window)?);
-        pipeline::write(path, &page)?;
-    }
-    if let Some(path) = &args.perfetto {
-        pipeline::write(path, &corera_emit::perfetto(workload, &o))?;
-    }
-    if let Some(path) = &args.btf {
-        pipeline::write(path, &corera_emit::btf(workload, &o))?;
-    }
+    let o = sim.run(args.writes_timeline());
+    let replayed = format!("replayed under {} on {} core(s)", o.policy.name(), o.cores);
+    write_replay(args, p, workload, &o, &format!("corera timeline: {}", p.name), &replayed)?;
     if args.json {
         let placement = if matches!(policy, Policy::Amp | Policy::Masks) {
             placed_tasks(&p.problem, &p.graph, core_of, masks.as_deref())
@@ -506,30 +494,39 @@ fn as_recorded(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
     warn(quiet, &p.name, &p.warnings);
     let (workload, chain_warnings) = p.workload()?;
     warn(quiet, &p.name, &chain_warnings);
-    let timeline = args.perfetto.is_some() || args.btf.is_some() || args.timeline.is_some();
-    let (record, o) = p.as_recorded(&workload, args.place.platform.is_some(), timeline)?;
-    if let Some(path) = &args.timeline {
-        let names: Vec<String> = workload.tasks.iter().map(|t| t.name.clone()).collect();
-        let title = format!("corera timeline: {} as recorded", p.name);
-        let meta = format!("{} replayed as recorded on {} core(s), below the recording", p.name, o.cores);
-        let page = corera_emit::timeline_page(
-            &title,
-            &meta,
-            &names,
-            &corera_pipeline::timeline(&p, &workload, &o, args.window)?,
-        );
-        pipeline::write(path, &page)?;
-    }
-    if let Some(path) = &args.perfetto {
-        pipeline::write(path, &corera_emit::perfetto(&workload, &o))?;
-    }
-    if let Some(path) = &args.btf {
-        pipeline::write(path, &corera_emit::btf(&workload, &o))?;
-    }
+    let (record, o) = p.as_recorded(&workload, args.place.platform.is_some(), args.writes_timeline())?;
+    let replayed = format!("replayed as recorded on {} core(s)", o.cores);
+    write_replay(args, &p, &workload, &o, &format!("corera timeline: {} as recorded", p.name), &replayed)?;
     if args.json {
         return stdout(&to_json(&record));
     }
     stdout(corera_emit::fidelity_table(&record).as_bytes())
+}
+
+/// Writes what `simulate`'s output flags ask of `o`, a replay of `p`'s
+/// `workload` run with its timeline: the page with the recording above it
+/// (`title`; `replayed` says how it was replayed), Perfetto JSON, BTF.
+fn write_replay(
+    args: &SimulateArgs,
+    p: &pipeline::Prepared,
+    workload: &corera_replay::Replay,
+    o: &corera_replay::Outcome,
+    title: &str,
+    replayed: &str,
+) -> anyhow::Result<()> {
+    if let Some(path) = &args.timeline {
+        let names: Vec<String> = workload.tasks.iter().map(|t| t.name.clone()).collect();
+        let meta = format!("{} {replayed}, below the recording", p.name);
+        let record = corera_pipeline::timeline(p, workload, o, args.window)?;
+        pipeline::write(path, &corera_emit::timeline_page(title, &meta, &names, &record))?;
+    }
+    if let Some(path) = &args.perfetto {
+        pipeline::write(path, &corera_emit::perfetto(workload, o))?;
+    }
+    if let Some(path) = &args.btf {
+        pipeline::write(path, &corera_emit::btf(workload, o))?;
+    }
+    Ok(())
 }
 
 /// `simulate --sweep`: the policy and global SMP at each value of one

@@ -88,16 +88,6 @@ impl Simulation {
         let p = &self.prepared;
         p.run(&self.workload, &p.platform, self.policy, &self.core_of, self.masks.as_deref(), timeline)
     }
-
-    /// The timeline of the recording above replay `o` (run with its
-    /// timeline), opening on `window` (ns) or where the two differ most.
-    ///
-    /// # Errors
-    /// A window that starts after the run, or that holds more than
-    /// [`MAX_WINDOW_SEGMENTS`] segments.
-    pub fn timeline(&self, o: &Outcome, window: Option<[u64; 2]>) -> Result<TimelineRecord> {
-        timeline(&self.prepared, &self.workload, o, window)
-    }
 }
 
 /// The timeline of `p`'s recording above `o`, a replay of `workload` run

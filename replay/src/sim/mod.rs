@@ -1066,9 +1066,8 @@ impl Sim<'_> {
             // A local wake goes through the kernel's dispatch path.
             costs.dispatch_ns.unwrap_or(0)
         };
-        let transport = if distance > 0 && !self.uniform { delay } else { 0 };
-        self.fire(id, (t, job, phase), now, delay);
-        self.made_ready[id] = now + transport;
+        let travel = if distance > 0 && !self.uniform { delay } else { 0 };
+        self.fire(id, (t, job, phase), now, (travel, delay));
         if self.s.timeline {
             self.out.flows.push(Flow {
                 from_task: from as u32,
@@ -1085,7 +1084,7 @@ impl Sim<'_> {
     fn hand_off(&mut self, now: u64, target: u32, job: u32, phase: u32) {
         let t = target as usize;
         let Some(id) = self.unfired(t, job, phase) else { return };
-        self.fire(id, (t, job, phase), now, self.s.platform.costs.dispatch_ns.unwrap_or(0));
+        self.fire(id, (t, job, phase), now, (0, self.s.platform.costs.dispatch_ns.unwrap_or(0)));
     }
 
     /// The global id of task `t`'s phase `phase` of job `job`, unless a
@@ -1096,11 +1095,12 @@ impl Sim<'_> {
     }
 
     /// Phase `id` (task `t`'s `job`, `phase`) is released, sent at `now`,
-    /// arriving `delay` later.
-    fn fire(&mut self, id: usize, (t, job, phase): (usize, u32, u32), now: u64, delay: u64) {
+    /// made ready `travel` later (a message's travel), eligible `delay`
+    /// later.
+    fn fire(&mut self, id: usize, (t, job, phase): (usize, u32, u32), now: u64, (travel, delay): (u64, u64)) {
         self.fired[id] = now + delay;
         self.sent[id] = now;
-        self.made_ready[id] = now;
+        self.made_ready[id] = now + travel;
         if self.job[t] == job as usize && self.phase[t] == phase as usize {
             self.refresh(t);
         }
