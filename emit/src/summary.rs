@@ -576,12 +576,21 @@ pub fn fidelity_table(r: &crate::records::FidelityRecord) -> String {
         let _ = writeln!(
             s,
             "cross-core wake: {}",
-            wake_text(w, r.platform.costs.message_latency_ns, WAKES, "cross-core signal")
+            wake_text(
+                w,
+                r.platform.costs.message_latency_ns,
+                WAKES,
+                "cross-core signal whose own wake is not recorded"
+            )
         );
     }
     if let Some(w) = &r.local_wake {
         let charged = r.platform.costs.dispatch_ns.unwrap_or(0);
-        let _ = writeln!(s, "dispatch on the same core: {}", wake_text(w, charged, WAKES, "local release"));
+        let _ = writeln!(
+            s,
+            "dispatch on the same core: {}",
+            wake_text(w, charged, WAKES, "local release whose own wake is not recorded")
+        );
     }
     if let Some(w) = &r.context_switch {
         let charged = r.platform.costs.context_switch_ns.unwrap_or(0);

@@ -60,6 +60,10 @@ impl Prepared {
     /// A chain naming a task the trace does not have (a usage error).
     pub fn workload(&self) -> Result<(Replay, Vec<Warning>)> {
         let mut replay = Replay::new(&self.parsed.trace, &self.schedule, &self.deadlines);
+        if self.platform.costs_stated {
+            // The platform file's costs are the target's: they charge every wake.
+            replay.forget_recorded_wakes();
+        }
         replay.set_kernel(&self.platform.kernel)?;
         if let Some(model) = &self.parsed.model {
             replay.set_let(&model.let_tasks);

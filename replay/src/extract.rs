@@ -125,6 +125,17 @@ pub struct Replay {
 }
 
 impl Replay {
+    /// Forgets the wake each job's phases took as recorded
+    /// ([`corera_trace_ingest::RecordedWake`]), so that the platform's
+    /// `dispatch_ns` and `message_latency_ns` charge every wake: where the
+    /// platform's costs are the target's, stated or being fitted, not the
+    /// recorded system's.
+    pub fn forget_recorded_wakes(&mut self) {
+        for p in self.tasks.iter_mut().flat_map(|t| &mut t.jobs).flat_map(|j| &mut j.phases) {
+            p.wake = None;
+        }
+    }
+
     /// Extracts the replayable workload of `trace`: [`Replay::new`] on the
     /// schedule it records.
     pub fn from_trace(trace: &Trace, deadlines: &[Option<u64>]) -> Replay {

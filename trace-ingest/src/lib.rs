@@ -53,7 +53,9 @@ pub use model::{
     PrioritiesAtOnce, PriorityOrder, RunnableUse, SwitchOut, Task, TaskId, TaskKind, Tick, Trace, TraceSummary,
 };
 pub use priority::{Priorities, PriorityOverride, PrioritySource};
-pub use schedule::{Action, Job, Phase, Release, ResponseStats, Schedule, Stretch, TaskSchedule, waiting_shares};
+pub use schedule::{
+    Action, Job, Phase, RecordedWake, Release, ResponseStats, Schedule, Stretch, TaskSchedule, waiting_shares,
+};
 pub use system::{DefinitionLoad, ModelChain, ModelCore, ModelInfo, ModelOptions, ModelScheduler, TicksMode};
 
 /// A parsed trace and the warnings met on the way.

@@ -187,6 +187,25 @@ pub struct Phase {
     pub exec_ns: u64,
     /// Actions at offsets (ns of execution into this phase), in order.
     pub actions: Vec<(u64, Action)>,
+    /// What its start took after it was made ready, where the recording
+    /// shows it ([`RecordedWake`]).
+    pub wake: Option<RecordedWake>,
+}
+
+/// What waking a phase took, as recorded: from its ready (or the return of
+/// the last ISR on its core) to its start, where the switch that started
+/// it made way for it (its core's idle task or a preempted task left) and
+/// it was made ready since that core's previous switch-in. That switch is
+/// the kernel's and the hardware's cost of the wake (the dispatch path, an
+/// idle state's exit, another core's interrupt, a wake-up preemption's
+/// wait), which no task's execution shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordedWake {
+    /// The delay, ns.
+    pub ns: u64,
+    /// The task that made it ready ran on another core than the one it
+    /// started on.
+    pub across: bool,
 }
 
 /// One job: a release, then phases separated by blocking.
@@ -213,7 +232,7 @@ impl Job {
             release_ns,
             start_ns: None,
             finish_ns: None,
-            phases: vec![Phase { release, exec_ns: 0, actions: Vec::new() }],
+            phases: vec![Phase { release, exec_ns: 0, actions: Vec::new(), wake: None }],
             spans_gap: false,
         }
     }
@@ -441,6 +460,9 @@ struct TaskState {
     in_job: bool,
     /// Its job blocked and no release has come since.
     blocked: bool,
+    /// Made ready (a release) at, and not run since; with its waker's core
+    /// then, if a task made it ready.
+    woken: Option<(u64, Option<u16>)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -455,6 +477,15 @@ struct CoreState {
     /// Per ISR of `isrs`: what it interrupted (a task or an outer ISR, if
     /// anything ran) and since when.
     paused: Vec<Option<(usize, u64)>>,
+    /// Its latest switch-in (a task's or the idle task's), if any.
+    switched_in: Option<u64>,
+    /// Its latest switch-out left it to a task made ready: the idle task
+    /// left, or a task was preempted.
+    made_way: bool,
+    /// When its last ISR returned.
+    isr_end: u64,
+    /// The tasks made ready here since its latest switch-in (with when).
+    woken: Vec<(usize, u64)>,
 }
 
 /// A task whose timer releases come a steadier number of kernel ticks
@@ -794,7 +825,7 @@ impl<'a> Builder<'a> {
         let wake = self.cause(t, now);
         let release = wake.map_or(Release::Timer(now), |(by, ..)| Release::Signal { by: by as TaskId });
         let job = self.tasks[t].jobs.last_mut().expect("in a job");
-        job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new() });
+        job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new(), wake: None });
         self.state[t].blocked = false;
         if let Some(w) = wake {
             self.signal_from(w, t, now);
@@ -827,10 +858,22 @@ impl<'a> Builder<'a> {
         if s.running_on.is_some() || s.ready_since.is_some() {
             return;
         }
-        if !s.in_job {
-            self.release_job(t, now, true);
-        } else if s.blocked {
-            self.release_phase(t, now);
+        if !s.in_job || s.blocked {
+            if s.in_job {
+                self.release_phase(t, now);
+            } else {
+                self.release_job(t, now, true);
+            }
+            let waker = self.cause(t, now).and_then(|(w, ..)| self.state[w].running_on);
+            self.state[t].woken = Some((now, waker));
+            let c = &mut self.cores[core];
+            c.woken.push((t, now));
+            if c.woken.len() > 256 {
+                // A core that has not switched in a while: keep the tasks
+                // still waiting to run.
+                let state = &self.state;
+                c.woken.retain(|&(u, at)| state[u].woken.is_some_and(|(r, _)| r == at));
+            }
         }
         self.ready_from(t, core, now);
     }
@@ -854,6 +897,7 @@ impl<'a> Builder<'a> {
         }
         self.displace(core, t, now);
         self.ready_until(t, now);
+        self.recorded_wake(t, core, now);
         if !self.no_ready
             && let Some(left) = self.handoff[core].take()
             && left.task != t
@@ -884,6 +928,39 @@ impl<'a> Builder<'a> {
         self.state[t].running_on = Some(core as u16);
         self.cores[core].current = Some(t);
         self.cores[core].since = now;
+    }
+
+    /// `t` starts on `core` at `now`: where the switch made way for a task
+    /// made ready, the wake of each task made ready since the core's
+    /// previous switch-in (`t`, wherever it was made ready, and those made
+    /// ready on `core`, which go on after `t` as the kernel orders them)
+    /// is the time to now ([`RecordedWake`]).
+    fn recorded_wake(&mut self, t: usize, core: usize, now: u64) {
+        let c = &mut self.cores[core];
+        let woken = std::mem::take(&mut c.woken);
+        let since = c.switched_in.replace(now);
+        let made_way = std::mem::take(&mut c.made_way);
+        let own = self.state[t].woken.map(|(at, _)| (t, at));
+        let Some(since) = since.filter(|_| made_way && c.isrs.is_empty()) else {
+            self.state[t].woken = None;
+            return;
+        };
+        let isr_end = c.isr_end;
+        for (u, at) in woken.into_iter().chain(own) {
+            let Some((made_ready, waker)) = self.state[u].woken.filter(|&(r, _)| r == at) else { continue };
+            self.state[u].woken = None;
+            if made_ready < since || gap_between(&self.gaps, made_ready, now) {
+                continue;
+            }
+            // Across cores, the other core's interrupt is part of the wake.
+            let across = waker.is_some_and(|w| usize::from(w) != core);
+            let from = if across { made_ready } else { made_ready.max(isr_end) };
+            let wake = RecordedWake { ns: now - from, across };
+            if let Some(phase) = self.tasks[u].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
+                phase.wake = Some(wake);
+            }
+        }
+        self.state[t].woken = None;
     }
 
     /// A job (`new_job`) or a phase of `t` released at its switch-in on
@@ -920,7 +997,7 @@ impl<'a> Builder<'a> {
             self.state[t].in_job = true;
         } else {
             let job = self.tasks[t].jobs.last_mut().expect("in a job");
-            job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new() });
+            job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new(), wake: None });
         }
         self.state[t].blocked = false;
         let (Release::Signal { .. }, Some(left)) = (release, prior) else { return };
@@ -975,6 +1052,7 @@ impl<'a> Builder<'a> {
         }
         self.state[t].running_on = None;
         self.cores[on].current = None;
+        self.cores[on].made_way = kind == EventKind::Preempted;
         let jobs = &self.tasks[t].jobs;
         let phase = jobs.last().map(|j| (jobs.len() - 1, j.phases.len() - 1));
         self.handoff[on] = Some(Left { task: t, at: now, preempted: kind == EventKind::Preempted, phase });
@@ -1055,6 +1133,7 @@ impl<'a> Builder<'a> {
         self.finish_job(i, now);
         self.state[i].running_on = None;
         self.resume_top(core, now);
+        self.cores[core].isr_end = now;
     }
 
     /// `t` woke, sent to, or set an event for `peer`.
@@ -1094,10 +1173,13 @@ impl<'a> Builder<'a> {
                 if self.cores[core].current != Some(t) {
                     self.cores[core].current = Some(t);
                     self.cores[core].since = now;
+                    self.cores[core].switched_in = Some(now);
+                    self.cores[core].woken.clear();
                 }
             }
             EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
                 if self.cores[core].current == Some(t) {
+                    self.cores[core].made_way = true;
                     if self.cores[core].isrs.is_empty() {
                         let since = self.cores[core].since;
                         self.ran(t, core, since, now);

@@ -92,7 +92,7 @@ pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Result<Pl
                 release_ns,
                 start_ns: None,
                 finish_ns: None,
-                phases: vec![Phase { release, exec_ns: exec, actions }],
+                phases: vec![Phase { release, exec_ns: exec, actions, wake: None }],
                 spans_gap: false,
             });
             job_steps.push(done);

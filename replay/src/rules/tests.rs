@@ -35,6 +35,13 @@ fn assert_first_responses_as_recorded(trace: &Trace, r: &Replay) -> Outcome {
     o
 }
 
+/// `r` with no job's own wake recorded (`Phase::wake`): the platform's
+/// costs alone charge its wakes.
+fn without_recorded_wakes(mut r: Replay) -> Replay {
+    r.forget_recorded_wakes();
+    r
+}
+
 fn kernel(tick_us: Option<f64>, time_slicing: Option<bool>, isr_nesting: Option<bool>) -> Kernel {
     Kernel { tick_us, time_slicing, isr_nesting, ..Kernel::default() }
 }
@@ -410,19 +417,23 @@ fn steady_wakes() -> String {
 
 /// A dispatch delay the recording shows (7 µs from every release to the
 /// start, even onto an idle core) and the platform's `dispatch_ns`
-/// charges to each local release: replayed in 0 the responses come out
-/// 7 µs short; charged, exact, READY included.
+/// charges to each local release whose own wake is not recorded: replayed
+/// in 0 the responses come out 7 µs short; charged, exact, READY
+/// included. Each job's own recorded wake gives the same.
 #[test]
 fn a_steady_dispatch_delay_is_charged_to_local_releases() {
     let text = "corera-log 1 clock=us os=freertos\ntask 1 task 1 T\ntask 9 idle 0 IDLE\n0 0 in 9\n".to_string();
     let trace = log(&(text + &steady_wakes()));
-    let r = Replay::from_trace(&trace, &[]);
-    let run = |dispatch_ns| {
-        let o = single_costing(&r, |c| c.dispatch_ns = dispatch_ns);
+    let recorded = Replay::from_trace(&trace, &[]);
+    let r = without_recorded_wakes(recorded.clone());
+    let run = |r: &Replay, dispatch_ns| {
+        let o = single_costing(r, |c| c.dispatch_ns = dispatch_ns);
         (o.tasks[0].response_max_ns, o.tasks[0].ready_ns)
     };
-    assert_eq!(run(None), (Some(30_000), 0));
-    assert_eq!(run(Some(7_000)), (Some(37_000), 35_000), "as recorded: 37 µs each, 7 of them READY");
+    assert_eq!(run(&r, None), (Some(30_000), 0));
+    let exact = (Some(37_000), 35_000);
+    assert_eq!(run(&r, Some(7_000)), exact, "as recorded: 37 µs each, 7 of them READY");
+    assert_eq!(run(&recorded, None), exact, "each job's own wake");
 }
 
 /// A wake's latency is READY, as a recorder shows it (ready event to
@@ -859,7 +870,8 @@ fn three_equals_and_a_more_urgent_task(wake: &str) -> Replay {
          230 1 out 9 preempt\n230 1 in 2\n420 0 out 4 done\n420 0 in 3\n430 1 out 2 done\n430 1 in 9\n\
          520 0 out 3 done\n520 0 in 8\n"
     ));
-    let r = Replay::from_trace(&trace, &[]);
+    // The kernel's order is what these show: no wake costs anything.
+    let r = without_recorded_wakes(Replay::from_trace(&trace, &[]));
     assert!(!r.rules.multiple_priorities, "{}", r.rules.describe());
     r
 }
@@ -965,4 +977,66 @@ fn a_linux_recording_is_replayed_by_rules_that_say_cfs_is_not_fixed_priority() {
     };
     assert!(!rules("linux").fixed_priority);
     assert!(rules("freertos").fixed_priority);
+}
+
+/// A wake costs a job what the recording shows it cost (the switch that
+/// made way for it): U and T, made ready on the idle core at 100 and 104,
+/// wait for the idle task to leave at 130; T made ready at 300 waits 20 µs
+/// for `Low` to be preempted. Replayed with no dispatch cost (one wake
+/// shows no kernel-wide figure), U and T started at their readies and every
+/// response came out 20 to 30 µs short; and of U and T, eligible together,
+/// the one made ready first goes first, as the kernel's ready list keeps
+/// them.
+#[test]
+fn a_wake_costs_a_job_what_the_recording_shows() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 T\ntask 2 task 2 U\ntask 3 task 1 Low\n\
+         task 9 idle 0 IDLE\n\
+         0 0 in 9\n100 0 rdy 2\n104 0 rdy 1\n130 0 out 9 preempt\n130 0 in 2\n150 0 out 2 block\n150 0 in 1\n\
+         170 0 out 1 block\n170 0 in 9\n200 0 rdy 3\n200 0 out 9 preempt\n200 0 in 3\n\
+         300 0 rdy 1\n320 0 out 3 preempt\n320 0 in 1\n330 0 out 1 block\n330 0 in 3\n400 0 out 3 block\n\
+         400 0 in 9\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let o = single_costing(&r, |_| {});
+    let at = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let s = corera_trace_ingest::Schedule::of(&trace);
+    for (i, t) in r.tasks.iter().enumerate() {
+        let recorded: Vec<u64> = s.tasks[t.id as usize].responses().collect();
+        let mean = recorded.iter().sum::<u64>() / recorded.len() as u64;
+        assert_eq!(o.tasks[i].response_mean_ns, Some(mean), "{}", t.name);
+    }
+    assert_eq!(o.tasks[at("U")].response_max_ns, Some(50_000));
+    assert_eq!(o.tasks[at("T")].response_max_ns, Some(66_000));
+    assert_eq!(o.tasks[at("Low")].response_max_ns, Some(200_000));
+}
+
+/// A wake across cores as recorded: A on core 0 wakes B onto idle core 1,
+/// where B starts 40 µs later (the other core's interrupt, its idle
+/// state's exit). On a chip of one distance B's job pays those 40 µs, not
+/// the platform's 5 µs message latency (a 60 µs response, as recorded);
+/// on a mesh the message's travel stays the topology's.
+#[test]
+fn a_wake_across_cores_costs_what_the_recording_shows() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\ntask 9 idle 0 IDLE1\n\
+         0 1 in 9\n0 0 rdy 1\n0 0 in 1\n50 0 wake 1 2\n50 0 rdy 2\n90 1 out 9 preempt\n90 1 in 2\n\
+         110 1 out 2 block\n110 1 in 9\n200 0 out 1 block\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let b = r.tasks.iter().position(|t| t.name == "B").unwrap();
+    let mut core_of = vec![0u16; 2];
+    core_of[b] = 1;
+    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
+    platform.costs.message_latency_ns = 5_000;
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Amp, platform: &platform, core_of: Some(&core_of), masks: None, timeline: false },
+    );
+    assert_eq!(o.tasks[b].response_max_ns, Some(60_000));
+    // Two hops of a mesh: 10 µs of travel, then its 20 µs.
+    let mut mesh = Platform { costs: corera_placement::Costs::none(), ..Platform::mesh(1, 3) };
+    mesh.costs.message_latency_ns = 5_000;
+    core_of[b] = 2;
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Amp, platform: &mesh, core_of: Some(&core_of), masks: None, timeline: false },
+    );
+    assert_eq!(o.tasks[b].response_max_ns, Some(30_000));
 }

@@ -9,6 +9,8 @@ pub(super) const SIGNALLED: u64 = u64::MAX;
 /// A phase released a delay after the task's previous phase ended
 /// ([`Flat::delay`]), in [`Flat::release`].
 pub(super) const DELAYED: u64 = u64::MAX - 1;
+/// A phase whose wake the recording does not show, in [`Flat::wake`].
+pub(super) const NO_WAKE: u64 = u64::MAX;
 
 /// The jobs of a replay in flat arrays, in task, job and phase order (a
 /// phase's global id is its place in them), so that the simulator's
@@ -27,6 +29,12 @@ pub(super) struct Flat {
     pub(super) release: Vec<u64>,
     /// Per phase released [`DELAYED`], the delay (ns); 0 for the others.
     pub(super) delay: Vec<u64>,
+    /// Per phase, its wake as recorded ([`RecordedWake`](corera_trace_ingest::RecordedWake)) from a task on
+    /// its own core (or a timer), else [`NO_WAKE`].
+    pub(super) local_wake: Vec<u64>,
+    /// Per phase, its wake as recorded from a task on another core, else
+    /// [`NO_WAKE`].
+    pub(super) cross_wake: Vec<u64>,
     /// Per phase, the execution it needs.
     pub(super) exec: Vec<u64>,
     /// Per phase, its first action's index in `actions` (one more at the
@@ -53,6 +61,8 @@ impl Flat {
             job_counted: Vec::with_capacity(jobs),
             release: Vec::with_capacity(phases),
             delay: Vec::with_capacity(phases),
+            local_wake: Vec::with_capacity(phases),
+            cross_wake: Vec::with_capacity(phases),
             exec: Vec::with_capacity(phases),
             action_base: Vec::with_capacity(phases + 1),
             actions: Vec::new(),
@@ -73,6 +83,9 @@ impl Flat {
                         Release::Delay { after_ns, .. } => after_ns,
                         _ => 0,
                     });
+                    let wake = |across| p.wake.filter(|w| w.across == across).map_or(NO_WAKE, |w| w.ns);
+                    f.local_wake.push(wake(false));
+                    f.cross_wake.push(wake(true));
                     f.exec.push(p.exec_ns);
                     f.action_base.push(f.actions.len() as u32);
                     let kept = |a: &&(u64, Action)| match a.1 {

@@ -523,7 +523,7 @@ impl Sim<'_> {
             // A timer release goes through the kernel's dispatch path
             // (but the start of the scheduler switches to its first task).
             _ if !self.r.tasks[i].isr && !self.starts_directly(i) => {
-                self.timer_release(i, g).saturating_add(self.s.platform.costs.dispatch_ns.unwrap_or(0))
+                self.timer_release(i, g).saturating_add(self.dispatch(g))
             }
             _ => self.timer_release(i, g),
         };
@@ -533,6 +533,31 @@ impl Sim<'_> {
         }
         let a = self.f.action_base[g] as usize + self.next_action[i];
         self.point[i] = if a < self.f.action_base[g + 1] as usize { self.f.actions[a].0 } else { self.f.exec[g] };
+    }
+
+    /// When the kernel made task `i`, released at `now`, ready: a signal as
+    /// it was sent (or as the task's previous job ended, if later); a timer
+    /// as it expired, the dispatch path before its release (a recorded
+    /// delay holds that path, and the scheduler's start switches to its
+    /// first task directly).
+    fn made_ready_at(&self, i: usize, now: u64) -> u64 {
+        let id = self.global_phase(i);
+        match self.f.release[id] {
+            SIGNALLED => self.made_ready[id].max(self.wait_from[i]),
+            DELAYED => now,
+            _ if self.r.tasks[i].isr || self.starts_directly(i) => now,
+            _ => now.saturating_sub(self.dispatch(id)),
+        }
+    }
+
+    /// What waking phase `g` on its core takes: its recorded wake, else the
+    /// kernel's dispatch path.
+    #[inline]
+    fn dispatch(&self, g: usize) -> u64 {
+        match self.f.local_wake[g] {
+            flat::NO_WAKE => self.s.platform.costs.dispatch_ns.unwrap_or(0),
+            w => w,
+        }
     }
 
     /// When timed phase `g` of task `i` is released: its recorded time, or
@@ -734,7 +759,7 @@ impl Sim<'_> {
         // wait: kernels keep equal wake times first come, first served
         // (FreeRTOS `vListInsert`, Zephyr's timeout list, RT-Thread's timer
         // list), as their event lists keep equal waiters.
-        due.sort_unstable_by_key(|&i| (self.rel[i], self.wait_from[i], i));
+        due.sort_unstable_by_key(|&i| (self.rel[i], self.made_ready_at(i, self.rel[i]), self.wait_from[i], i));
         due.dedup();
         for &i in &due {
             let at = self.rel[i];
@@ -754,13 +779,7 @@ impl Sim<'_> {
             // expired, the dispatch path before its release (a recorded
             // delay holds that path, and the scheduler's start switches to
             // its first task directly).
-            let made_ready = match self.f.release[id] {
-                SIGNALLED => self.made_ready[id].max(self.wait_from[i]),
-                DELAYED => now,
-                _ if self.r.tasks[i].isr || self.starts_directly(i) => now,
-                _ => now.saturating_sub(self.s.platform.costs.dispatch_ns.unwrap_or(0)),
-            };
-            self.ready_since[i] = self.ready_since[i].min(made_ready);
+            self.ready_since[i] = self.ready_since[i].min(self.made_ready_at(i, now));
             self.dirty = true;
             let (released, signal_cost, bytes_cost) = self.release_of(i, at);
             self.charge(i, signal_cost, |o| &mut o.signal_ns);
@@ -1059,12 +1078,16 @@ impl Sim<'_> {
             self.out.cross_core_messages += 1;
             let bytes_ns = (distance as f64 * f64::from(bytes) * costs.byte_ns).round() as u64;
             self.arrival_cost[id] = (costs.message_cpu_ns, bytes_ns);
-            distance * costs.message_latency_ns
+            match self.f.cross_wake[id] {
+                // On a chip of one distance, the wake as recorded across cores.
+                w if self.uniform && w != flat::NO_WAKE => w,
+                _ => distance * costs.message_latency_ns,
+            }
         } else if self.r.tasks[t].isr {
             0
         } else {
             // A local wake goes through the kernel's dispatch path.
-            costs.dispatch_ns.unwrap_or(0)
+            self.dispatch(id)
         };
         let travel = if distance > 0 && !self.uniform { delay } else { 0 };
         self.fire(id, (t, job, phase), now, (travel, delay));
