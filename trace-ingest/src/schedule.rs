@@ -937,30 +937,30 @@ impl<'a> Builder<'a> {
     /// is the time to now ([`RecordedWake`]).
     fn recorded_wake(&mut self, t: usize, core: usize, now: u64) {
         let c = &mut self.cores[core];
-        let woken = std::mem::take(&mut c.woken);
-        let since = c.switched_in.replace(now);
+        // Taken and given back, so that its room is kept.
+        let mut woken = std::mem::take(&mut c.woken);
         let made_way = std::mem::take(&mut c.made_way);
-        let own = self.state[t].woken.map(|(at, _)| (t, at));
-        let Some(since) = since.filter(|_| made_way && c.isrs.is_empty()) else {
-            self.state[t].woken = None;
-            return;
-        };
+        let since = c.switched_in.replace(now).filter(|_| made_way && c.isrs.is_empty());
         let isr_end = c.isr_end;
-        for (u, at) in woken.into_iter().chain(own) {
-            let Some((made_ready, waker)) = self.state[u].woken.filter(|&(r, _)| r == at) else { continue };
-            self.state[u].woken = None;
-            if made_ready < since || gap_between(&self.gaps, made_ready, now) {
-                continue;
-            }
-            // Across cores, the other core's interrupt is part of the wake.
-            let across = waker.is_some_and(|w| usize::from(w) != core);
-            let from = if across { made_ready } else { made_ready.max(isr_end) };
-            let wake = RecordedWake { ns: now - from, across };
-            if let Some(phase) = self.tasks[u].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
-                phase.wake = Some(wake);
+        if let Some(since) = since {
+            let own = self.state[t].woken.map(|(at, _)| (t, at));
+            for &(u, at) in woken.iter().chain(own.iter()) {
+                let Some((made_ready, waker)) = self.state[u].woken.filter(|&(r, _)| r == at) else { continue };
+                self.state[u].woken = None;
+                if made_ready < since || gap_between(&self.gaps, made_ready, now) {
+                    continue;
+                }
+                // Across cores, the other core's interrupt is part of the wake.
+                let across = waker.is_some_and(|w| usize::from(w) != core);
+                let from = if across { made_ready } else { made_ready.max(isr_end) };
+                if let Some(phase) = self.tasks[u].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
+                    phase.wake = Some(RecordedWake { ns: now - from, across });
+                }
             }
         }
         self.state[t].woken = None;
+        woken.clear();
+        self.cores[core].woken = woken;
     }
 
     /// A job (`new_job`) or a phase of `t` released at its switch-in on
