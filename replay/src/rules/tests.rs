@@ -42,6 +42,17 @@ fn without_recorded_wakes(mut r: Replay) -> Replay {
     r
 }
 
+/// Replays `r` under AMP, task `i` on core `core_of[i]`, on `platform`
+/// with no costs but a 5 µs message latency per unit of distance.
+fn amp_at_5_us_a_hop(r: &Replay, platform: Platform, core_of: &[u16]) -> Outcome {
+    let costs = corera_placement::Costs { message_latency_ns: 5_000, ..corera_placement::Costs::none() };
+    let platform = Platform { costs, ..platform };
+    simulate(
+        r,
+        &Setup { policy: Policy::Amp, platform: &platform, core_of: Some(core_of), masks: None, timeline: true },
+    )
+}
+
 fn kernel(tick_us: Option<f64>, time_slicing: Option<bool>, isr_nesting: Option<bool>) -> Kernel {
     Kernel { tick_us, time_slicing, isr_nesting, ..Kernel::default() }
 }
@@ -452,23 +463,13 @@ fn a_wake_from_another_core_is_ready_from_when_it_was_sent() {
     let (a, b) = (index("A"), index("B"));
     let mut core_of = vec![0u16; 2];
     core_of[b] = 1;
-    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
-    platform.costs.message_latency_ns = 5_000;
-    let o = simulate(
-        &r,
-        &Setup { policy: Policy::Amp, platform: &platform, core_of: Some(&core_of), masks: None, timeline: true },
-    );
+    let o = amp_at_5_us_a_hop(&r, Platform::identical(2), &core_of);
     assert_eq!(o.tasks[a].response_max_ns, Some(100_000), "{:?}", o.timeline);
     assert_eq!((o.tasks[b].response_max_ns, o.tasks[b].ready_ns), (Some(25_000), 5_000), "{:?}", o.timeline);
     // Two hops of a mesh: the message travels, 10 µs, and makes B ready as
     // it arrives.
-    let mut mesh = Platform { costs: corera_placement::Costs::none(), ..Platform::mesh(1, 3) };
-    mesh.costs.message_latency_ns = 5_000;
     core_of[b] = 2;
-    let o = simulate(
-        &r,
-        &Setup { policy: Policy::Amp, platform: &mesh, core_of: Some(&core_of), masks: None, timeline: true },
-    );
+    let o = amp_at_5_us_a_hop(&r, Platform::mesh(1, 3), &core_of);
     assert_eq!((o.tasks[b].response_max_ns, o.tasks[b].ready_ns), (Some(30_000), 0), "{:?}", o.timeline);
 }
 
@@ -1023,20 +1024,10 @@ fn a_wake_across_cores_costs_what_the_recording_shows() {
     let b = r.tasks.iter().position(|t| t.name == "B").unwrap();
     let mut core_of = vec![0u16; 2];
     core_of[b] = 1;
-    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
-    platform.costs.message_latency_ns = 5_000;
-    let o = simulate(
-        &r,
-        &Setup { policy: Policy::Amp, platform: &platform, core_of: Some(&core_of), masks: None, timeline: false },
-    );
+    let o = amp_at_5_us_a_hop(&r, Platform::identical(2), &core_of);
     assert_eq!(o.tasks[b].response_max_ns, Some(60_000));
     // Two hops of a mesh: 10 µs of travel, then its 20 µs.
-    let mut mesh = Platform { costs: corera_placement::Costs::none(), ..Platform::mesh(1, 3) };
-    mesh.costs.message_latency_ns = 5_000;
     core_of[b] = 2;
-    let o = simulate(
-        &r,
-        &Setup { policy: Policy::Amp, platform: &mesh, core_of: Some(&core_of), masks: None, timeline: false },
-    );
+    let o = amp_at_5_us_a_hop(&r, Platform::mesh(1, 3), &core_of);
     assert_eq!(o.tasks[b].response_max_ns, Some(30_000));
 }
