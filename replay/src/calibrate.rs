@@ -211,6 +211,7 @@ pub struct Fit {
 
 /// Fits [`FITTED`] of `platform`'s costs so that `replay` under global SMP
 /// on `platform` comes closest to `reference`.
+///
 /// The costs fitted are the multi-core run's, charged to every wake: the
 /// single-core recording's own wakes are forgotten.
 pub fn fit(replay: &Replay, platform: &Platform, reference: &Reference) -> Fit {

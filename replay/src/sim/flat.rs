@@ -9,7 +9,8 @@ pub(super) const SIGNALLED: u64 = u64::MAX;
 /// A phase released a delay after the task's previous phase ended
 /// ([`Flat::delay`]), in [`Flat::release`].
 pub(super) const DELAYED: u64 = u64::MAX - 1;
-/// A phase whose wake the recording does not show, in [`Flat::wake`].
+/// A phase whose wake the recording does not show, in [`Flat::local_wake`]
+/// and [`Flat::cross_wake`].
 pub(super) const NO_WAKE: u64 = u64::MAX;
 
 /// The jobs of a replay in flat arrays, in task, job and phase order (a

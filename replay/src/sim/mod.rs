@@ -520,12 +520,7 @@ impl Sim<'_> {
             SIGNALLED => self.fired[g],
             // A recorded delay includes the dispatch path.
             DELAYED => self.timer_release(i, g),
-            // A timer release goes through the kernel's dispatch path
-            // (but the start of the scheduler switches to its first task).
-            _ if !self.r.tasks[i].isr && !self.starts_directly(i) => {
-                self.timer_release(i, g).saturating_add(self.dispatch(g))
-            }
-            _ => self.timer_release(i, g),
+            _ => self.timer_release(i, g).saturating_add(self.timer_dispatch(i, g)),
         };
         self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
         if self.rel[i] != NOT_FIRED && self.state[i] == State::Waiting {
@@ -545,9 +540,15 @@ impl Sim<'_> {
         match self.f.release[id] {
             SIGNALLED => self.made_ready[id].max(self.wait_from[i]),
             DELAYED => now,
-            _ if self.r.tasks[i].isr || self.starts_directly(i) => now,
-            _ => now.saturating_sub(self.dispatch(id)),
+            _ => now.saturating_sub(self.timer_dispatch(i, id)),
         }
+    }
+
+    /// What the kernel's dispatch path adds to task `i`'s timer release of
+    /// phase `g`: none for an ISR, nor where the start of the scheduler
+    /// switches to its first task directly.
+    fn timer_dispatch(&self, i: usize, g: usize) -> u64 {
+        if self.r.tasks[i].isr || self.starts_directly(i) { 0 } else { self.dispatch(g) }
     }
 
     /// What waking phase `g` on its core takes: its recorded wake, else the
@@ -774,11 +775,7 @@ impl Sim<'_> {
             // The kernel made the task ready before it was eligible: a
             // wake's latency (the dispatch path, the other core's
             // interrupt and scheduler) is READY, as a recorder shows it
-            // (ready event to switch-in). A signal made it ready as it was
-            // sent (or as its previous job ended, if later); a timer as it
-            // expired, the dispatch path before its release (a recorded
-            // delay holds that path, and the scheduler's start switches to
-            // its first task directly).
+            // (ready event to switch-in).
             self.ready_since[i] = self.ready_since[i].min(self.made_ready_at(i, now));
             self.dirty = true;
             let (released, signal_cost, bytes_cost) = self.release_of(i, at);
@@ -1107,7 +1104,7 @@ impl Sim<'_> {
     fn hand_off(&mut self, now: u64, target: u32, job: u32, phase: u32) {
         let t = target as usize;
         let Some(id) = self.unfired(t, job, phase) else { return };
-        self.fire(id, (t, job, phase), now, (0, self.s.platform.costs.dispatch_ns.unwrap_or(0)));
+        self.fire(id, (t, job, phase), now, (0, self.dispatch(id)));
     }
 
     /// The global id of task `t`'s phase `phase` of job `job`, unless a
