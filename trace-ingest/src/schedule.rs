@@ -482,6 +482,11 @@ struct CoreState {
     /// Its latest switch-out left it to a task made ready: the idle task
     /// left, or a task was preempted.
     made_way: bool,
+    /// Of those, the idle task left: every task made ready meanwhile waited
+    /// for that switch (a preemption makes way for the task switched in
+    /// only; one made ready beside it may have waited for the preempted
+    /// task).
+    idle_left: bool,
     /// When its last ISR returned.
     isr_end: u64,
     /// The tasks made ready here since its latest switch-in (with when).
@@ -931,20 +936,22 @@ impl<'a> Builder<'a> {
     }
 
     /// `t` starts on `core` at `now`: where the switch made way for a task
-    /// made ready, the wake of each task made ready since the core's
-    /// previous switch-in (`t`, wherever it was made ready, and those made
-    /// ready on `core`, which go on after `t` as the kernel orders them)
-    /// is the time to now ([`RecordedWake`]).
+    /// made ready, the wake of `t` (wherever it was made ready) is the time
+    /// since its ready ([`RecordedWake`]); where the idle task left, so is
+    /// that of every task made ready on `core` since its previous
+    /// switch-in (they go on after `t` as the kernel orders them).
     fn recorded_wake(&mut self, t: usize, core: usize, now: u64) {
         let c = &mut self.cores[core];
         // Taken and given back, so that its room is kept.
         let mut woken = std::mem::take(&mut c.woken);
         let made_way = std::mem::take(&mut c.made_way);
+        let idle_left = std::mem::take(&mut c.idle_left);
         let since = c.switched_in.replace(now).filter(|_| made_way && c.isrs.is_empty());
         let isr_end = c.isr_end;
         if let Some(since) = since {
+            let others = if idle_left { woken.as_slice() } else { &[] };
             let own = self.state[t].woken.map(|(at, _)| (t, at));
-            for &(u, at) in woken.iter().chain(own.iter()) {
+            for &(u, at) in others.iter().chain(own.iter()) {
                 let Some((made_ready, waker)) = self.state[u].woken.filter(|&(r, _)| r == at) else { continue };
                 self.state[u].woken = None;
                 if made_ready < since || gap_between(&self.gaps, made_ready, now) {
@@ -1053,6 +1060,7 @@ impl<'a> Builder<'a> {
         self.state[t].running_on = None;
         self.cores[on].current = None;
         self.cores[on].made_way = kind == EventKind::Preempted;
+        self.cores[on].idle_left = false;
         let jobs = &self.tasks[t].jobs;
         let phase = jobs.last().map(|j| (jobs.len() - 1, j.phases.len() - 1));
         self.handoff[on] = Some(Left { task: t, at: now, preempted: kind == EventKind::Preempted, phase });
@@ -1180,6 +1188,7 @@ impl<'a> Builder<'a> {
             EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
                 if self.cores[core].current == Some(t) {
                     self.cores[core].made_way = true;
+                    self.cores[core].idle_left = true;
                     if self.cores[core].isrs.is_empty() {
                         let since = self.cores[core].since;
                         self.ran(t, core, since, now);

@@ -459,18 +459,22 @@ fn ticks_are_counted_on_both_sides_of_the_recorded_instant() {
 /// µs from the ISR's exit, whose time is its own). U made ready at 330
 /// while T runs starts as T blocks: no switch made way for it, no wake.
 /// B, woken at 600 by A on core 0 onto core 1, starts as `Low` is
-/// preempted there at 622: 22 µs across cores.
+/// preempted there at 622: 22 µs across cores. M, made ready at 710 while
+/// T runs, waits for T, not for A, which preempts T at 740: A woke in 10
+/// µs, M has no wake recorded (a preemption makes way for its task only).
 #[test]
 fn a_wake_is_what_the_switch_that_made_way_for_it_took() {
     let s = schedule(
         "task 1 task 2 T\ntask 2 task 2 U\ntask 3 task 1 Low\ntask 4 task 3 A\ntask 5 task 3 B\ntask 6 isr - I\n\
-         task 9 idle 0 IDLE\n\
+         task 7 task 1 M\ntask 9 idle 0 IDLE\n\
          0 0 in 9\n100 0 rdy 2\n104 0 rdy 1\n130 0 out 9 preempt\n130 0 in 2\n150 0 out 2 block\n150 0 in 1\n\
          170 0 out 1 block\n170 0 in 9\n200 0 out 9 preempt\n200 0 in 3\n\
          300 0 ienter 6\n302 0 rdy 1\n305 0 iexit 6\n320 0 out 3 preempt\n320 0 in 1\n\
          330 0 rdy 2\n340 0 out 1 block\n340 0 in 2\n350 0 out 2 block\n350 0 in 3\n400 0 out 3 block\n\
          400 0 in 9\n500 1 in 3\n590 0 out 9 preempt\n590 0 in 4\n600 0 wake 4 5\n600 0 rdy 5\n\
-         622 1 out 3 preempt\n622 1 in 5\n640 1 out 5 block\n640 1 in 3\n650 0 out 4 block\n",
+         622 1 out 3 preempt\n622 1 in 5\n640 1 out 5 block\n640 1 in 3\n650 0 out 4 block\n650 0 in 9\n\
+         700 0 rdy 1\n700 0 out 9 preempt\n700 0 in 1\n710 0 rdy 7\n730 0 rdy 4\n740 0 out 1 preempt\n740 0 in 4\n\
+         750 0 out 4 block\n750 0 in 1\n760 0 out 1 block\n760 0 in 7\n770 0 out 7 block\n",
     );
     let wake = |t: usize, j: usize| s.tasks[t].jobs[j].phases[0].wake;
     let local = |us: u64| Some(RecordedWake { ns: us * US, across: false });
@@ -478,4 +482,5 @@ fn a_wake_is_what_the_switch_that_made_way_for_it_took() {
     assert_eq!(wake(0, 1), local(15));
     assert_eq!(wake(1, 1), None, "T blocked: no switch made way for U");
     assert_eq!(wake(4, 0), Some(RecordedWake { ns: 22 * US, across: true }));
+    assert_eq!((wake(3, 1), wake(6, 0)), (local(10), None));
 }
