@@ -21,9 +21,9 @@
 //!   mutex's holder inherits the waiter's priority.
 
 use corera_placement::Kernel;
-use corera_trace_ingest::{Action, EventKind, Job, ObjectKind, PriorityOrder, Release, Schedule, TaskKind, Trace};
+use corera_trace_ingest::{Action, EventKind, Job, ObjectKind, Release, Schedule, TaskKind, Trace};
 
-use crate::rules::{OsRules, Recorded, Rules};
+use crate::rules::{Recorded, Rules};
 
 /// A task of the replay.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,13 +164,7 @@ impl Replay {
         let slot = |id: u32| index_of[id as usize];
         // Urgency: larger runs first, whatever the trace's convention, by
         // the rank the kernel gives the priority.
-        let oriented = |p: i32| {
-            let p = OsRules::ranked(trace.os, p);
-            match trace.priority_order {
-                PriorityOrder::High => p,
-                PriorityOrder::Low => p.saturating_neg(),
-            }
-        };
+        let oriented = |p: i32| trace.urgency(p);
         // The gaps, from the trace's start, and the replay's clock.
         let gaps: Vec<(u64, u64)> = trace
             .gaps

@@ -125,19 +125,6 @@ impl OsRules {
             None => row(false, false, "the recording names no OS: POSIX SCHED_FIFO's order, no slicing"),
         }
     }
-
-    /// The priority a replay ranks a task of `os` by: its own, except
-    /// under Linux's CFS, whose `prio` 100 to 139 (nice −20 to 19) weigh
-    /// a task's share of the CPU and rank none above another (a woken
-    /// `prio` 111 thread does not preempt a running 120 one unless its
-    /// virtual runtime says so, which the recording's switches show):
-    /// all of them rank as 120, below every real-time `prio` (0 to 99).
-    pub fn ranked(os: Option<Os>, priority: i32) -> i32 {
-        match os {
-            Some(Os::Linux) if (100..=139).contains(&priority) => 120,
-            _ => priority,
-        }
-    }
 }
 
 /// What the recording shows of the kernel's rules.

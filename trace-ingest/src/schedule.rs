@@ -438,9 +438,24 @@ impl Schedule {
                 EventKind::Receive if e.object != NONE => b.act(t, Action::Receive(e.object), now),
                 EventKind::PrioritySet if e.peer != NONE => {
                     let priority = e.new_priority().unwrap_or_default();
+                    b.urgency[e.peer as usize] = Some(trace.urgency(priority));
                     b.act(t, Action::SetPriority { task: e.peer, priority }, now);
                 }
                 EventKind::Take | EventKind::Give | EventKind::Receive | EventKind::PrioritySet => {}
+            }
+            let call = matches!(
+                e.kind,
+                EventKind::Wakeup
+                    | EventKind::Send
+                    | EventKind::EventSet
+                    | EventKind::Take
+                    | EventKind::Give
+                    | EventKind::Receive
+                    | EventKind::PrioritySet
+            );
+            let core = usize::from(e.core);
+            if call && b.state[t].running_on == Some(e.core) && b.cores[core].isrs.is_empty() {
+                b.cores[core].chance = now;
             }
             b.last_seen[t] = Some(now);
         }
@@ -483,12 +498,18 @@ struct CoreState {
     /// left, or a task was preempted.
     made_way: bool,
     /// Of those, the idle task left: every task made ready meanwhile waited
-    /// for that switch (a preemption makes way for the task switched in
-    /// only; one made ready beside it may have waited for the preempted
-    /// task).
+    /// for that switch.
     idle_left: bool,
+    /// Of those, the task preempted: a task made ready meanwhile waited for
+    /// that switch if it is more urgent than that task (one less urgent
+    /// waited for the preempted task).
+    preempted: Option<usize>,
     /// When its last ISR returned.
     isr_end: u64,
+    /// The latest moment the kernel would have switched here to a more
+    /// urgent task made ready: an ISR's return, or a kernel call of the
+    /// task running here.
+    chance: u64,
     /// The tasks made ready here since its latest switch-in (with when).
     woken: Vec<(usize, u64)>,
 }
@@ -616,6 +637,9 @@ struct Builder<'a> {
     handoff: Vec<Option<Left>>,
     /// Per task, its latest switch-out.
     last_out: Vec<Option<u64>>,
+    /// Per task, how urgent it is now (larger is more urgent), where the
+    /// trace gives its priority.
+    urgency: Vec<Option<i32>>,
 }
 
 impl<'a> Builder<'a> {
@@ -653,6 +677,7 @@ impl<'a> Builder<'a> {
             no_ready: !trace.records_ready(),
             handoff: vec![None; max_core + 1],
             last_out: vec![None; n],
+            urgency: trace.tasks.iter().map(|t| t.priority.map(|p| trace.urgency(p))).collect(),
         }
     }
 
@@ -937,20 +962,34 @@ impl<'a> Builder<'a> {
 
     /// `t` starts on `core` at `now`: where the switch made way for a task
     /// made ready, the wake of `t` (wherever it was made ready) is the time
-    /// since its ready ([`RecordedWake`]); where the idle task left, so is
-    /// that of every task made ready on `core` since its previous
-    /// switch-in (they go on after `t` as the kernel orders them).
+    /// since its ready ([`RecordedWake`]); so is that of every task made
+    /// ready on `core` since its previous switch-in that waited for this
+    /// switch too (they go on after `t` as the kernel orders them): all of
+    /// them where the idle task left, those more urgent than the preempted
+    /// task at a preemption.
     fn recorded_wake(&mut self, t: usize, core: usize, now: u64) {
         let c = &mut self.cores[core];
         // Taken and given back, so that its room is kept.
         let mut woken = std::mem::take(&mut c.woken);
         let made_way = std::mem::take(&mut c.made_way);
         let idle_left = std::mem::take(&mut c.idle_left);
+        let preempted = c.preempted.take();
         let since = c.switched_in.replace(now).filter(|_| made_way && c.isrs.is_empty());
         let isr_end = c.isr_end;
         if let Some(since) = since {
-            let others = if idle_left { woken.as_slice() } else { &[] };
             let own = self.state[t].woken.map(|(at, _)| (t, at));
+            let urgency = &self.urgency;
+            // At a preemption, a task more urgent than the preempted one
+            // waited for this switch if the kernel had no chance to switch
+            // to it before; one that let such a chance pass waited for the
+            // preempted task (which may have inherited an urgency).
+            let chance = c.chance;
+            let beside = |u: usize, at: u64| {
+                at >= chance
+                    && preempted.is_some_and(|p| matches!((urgency[u], urgency[p]), (Some(a), Some(b)) if a > b))
+            };
+            let others: Vec<(usize, u64)> =
+                woken.iter().copied().filter(|&(u, at)| idle_left || beside(u, at)).collect();
             for &(u, at) in others.iter().chain(own.iter()) {
                 let Some((made_ready, waker)) = self.state[u].woken.filter(|&(r, _)| r == at) else { continue };
                 self.state[u].woken = None;
@@ -1061,6 +1100,7 @@ impl<'a> Builder<'a> {
         self.cores[on].current = None;
         self.cores[on].made_way = kind == EventKind::Preempted;
         self.cores[on].idle_left = false;
+        self.cores[on].preempted = (kind == EventKind::Preempted).then_some(t);
         let jobs = &self.tasks[t].jobs;
         let phase = jobs.last().map(|j| (jobs.len() - 1, j.phases.len() - 1));
         self.handoff[on] = Some(Left { task: t, at: now, preempted: kind == EventKind::Preempted, phase });
@@ -1142,6 +1182,7 @@ impl<'a> Builder<'a> {
         self.state[i].running_on = None;
         self.resume_top(core, now);
         self.cores[core].isr_end = now;
+        self.cores[core].chance = now;
     }
 
     /// `t` woke, sent to, or set an event for `peer`.
@@ -1189,6 +1230,7 @@ impl<'a> Builder<'a> {
                 if self.cores[core].current == Some(t) {
                     self.cores[core].made_way = true;
                     self.cores[core].idle_left = true;
+                    self.cores[core].preempted = None;
                     if self.cores[core].isrs.is_empty() {
                         let since = self.cores[core].since;
                         self.ran(t, core, since, now);

@@ -611,6 +611,25 @@ impl Trace {
         self.gaps.iter().map(|g| g.end.min(to).saturating_sub(g.start.max(from))).sum()
     }
 
+    /// How urgent a task of `priority` is, larger first, whatever the
+    /// trace's convention ([`Trace::priority_order`]), by the rank its
+    /// kernel gives the priority: under Linux's CFS, `prio` 100 to 139
+    /// (nice −20 to 19) weigh a task's share of the CPU and rank none
+    /// above another (a woken `prio` 111 thread does not preempt a running
+    /// 120 one unless its virtual runtime says so, which the recording's
+    /// switches show): all of them rank as 120, below every real-time
+    /// `prio` (0 to 99).
+    pub fn urgency(&self, priority: i32) -> i32 {
+        let p = match self.os {
+            Some(crate::Os::Linux) if (100..=139).contains(&priority) => 120,
+            _ => priority,
+        };
+        match self.priority_order {
+            PriorityOrder::High => p,
+            PriorityOrder::Low => p.saturating_neg(),
+        }
+    }
+
     /// Whether the recording has ready events at all (the FreeRTOS BTF
     /// logger and an ftrace without `sched_wakeup` have none: the
     /// schedule then reads releases from the switches).

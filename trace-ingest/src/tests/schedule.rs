@@ -461,7 +461,11 @@ fn ticks_are_counted_on_both_sides_of_the_recorded_instant() {
 /// B, woken at 600 by A on core 0 onto core 1, starts as `Low` is
 /// preempted there at 622: 22 µs across cores. M, made ready at 710 while
 /// T runs, waits for T, not for A, which preempts T at 740: A woke in 10
-/// µs, M has no wake recorded (a preemption makes way for its task only).
+/// µs, M has no wake recorded (it is less urgent than T). U, made ready
+/// at 810 beside A (812) while M runs, is more urgent than M: it waited
+/// for the preemption at 820 too (10 µs), and runs after A. Made ready
+/// again at 906 by an ISR whose return (a chance to preempt M) passed,
+/// it waited for M, not for A's preemption at 920.
 #[test]
 fn a_wake_is_what_the_switch_that_made_way_for_it_took() {
     let s = schedule(
@@ -474,7 +478,12 @@ fn a_wake_is_what_the_switch_that_made_way_for_it_took() {
          400 0 in 9\n500 1 in 3\n590 0 out 9 preempt\n590 0 in 4\n600 0 wake 4 5\n600 0 rdy 5\n\
          622 1 out 3 preempt\n622 1 in 5\n640 1 out 5 block\n640 1 in 3\n650 0 out 4 block\n650 0 in 9\n\
          700 0 rdy 1\n700 0 out 9 preempt\n700 0 in 1\n710 0 rdy 7\n730 0 rdy 4\n740 0 out 1 preempt\n740 0 in 4\n\
-         750 0 out 4 block\n750 0 in 1\n760 0 out 1 block\n760 0 in 7\n770 0 out 7 block\n",
+         750 0 out 4 block\n750 0 in 1\n760 0 out 1 block\n760 0 in 7\n770 0 out 7 block\n\
+         770 0 in 9\n800 0 rdy 7\n800 0 out 9 preempt\n800 0 in 7\n810 0 rdy 2\n812 0 rdy 4\n\
+         820 0 out 7 preempt\n820 0 in 4\n830 0 out 4 block\n830 0 in 2\n840 0 out 2 block\n840 0 in 7\n\
+         850 0 out 7 block\n850 0 in 9\n900 0 rdy 7\n900 0 out 9 preempt\n900 0 in 7\n905 0 ienter 6\n\
+         906 0 rdy 2\n907 0 iexit 6\n915 0 rdy 4\n920 0 out 7 preempt\n920 0 in 4\n930 0 out 4 block\n\
+         930 0 in 2\n940 0 out 2 block\n940 0 in 7\n950 0 out 7 block\n",
     );
     let wake = |t: usize, j: usize| s.tasks[t].jobs[j].phases[0].wake;
     let local = |us: u64| Some(RecordedWake { ns: us * US, across: false });
@@ -483,4 +492,10 @@ fn a_wake_is_what_the_switch_that_made_way_for_it_took() {
     assert_eq!(wake(1, 1), None, "T blocked: no switch made way for U");
     assert_eq!(wake(4, 0), Some(RecordedWake { ns: 22 * US, across: true }));
     assert_eq!((wake(3, 1), wake(6, 0)), (local(10), None));
+    // U, made ready beside A and more urgent than the M that A preempts,
+    // waited for that preemption too.
+    assert_eq!((wake(3, 2), wake(1, 2)), (local(8), local(10)));
+    // U, made ready at 906 by an ISR whose return at 907 left M running
+    // (as if M had inherited an urgency), waited for M, not for A.
+    assert_eq!((wake(3, 3), wake(1, 3)), (local(5), None));
 }
