@@ -78,7 +78,7 @@ impl OsRules {
     /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) | yes | the first task, directly |
     /// | embOS | yes (round robin, a slice per task) | resumes first | yes | the first task, directly |
     /// | ThreadX | no (a slice of 0 per thread unless given) | resumes first | yes | the first task, directly |
-    /// | Linux | no (CFS is not fixed-priority: its nice levels rank as one, below real-time ([`OsRules::ranked`]), and the recorded choices among them stand) | resumes first | yes | (no start traced) |
+    /// | Linux | no (CFS is not fixed-priority: its nice levels rank as one, below real-time ([`Trace::urgency`]), and the recorded choices among them stand) | resumes first | yes | (no start traced) |
     /// | corera's generator | no | goes behind (it serves equal priorities first-ready-first and re-queues the preempted) | yes | (no dispatch) |
     pub fn of(os: Option<Os>) -> OsRules {
         let row = |slices, preempted_to_back, source| OsRules {
