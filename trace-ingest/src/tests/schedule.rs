@@ -499,3 +499,36 @@ fn a_wake_is_what_the_switch_that_made_way_for_it_took() {
     // (as if M had inherited an urgency), waited for M, not for A.
     assert_eq!((wake(3, 3), wake(1, 3)), (local(5), None));
 }
+
+/// A core that stays idle while more tasks are made ready on it than its
+/// list of woken tasks keeps room for (256) loses none of them: when the
+/// idle task leaves at 1000 µs, each of the 300 tasks made ready at 1 to
+/// 300 µs took that switch as its wake (999 to 700 µs). Tasks 1 to 20 run
+/// on core 1 meanwhile, and take no wake from core 0's switch.
+#[test]
+fn a_core_idle_through_many_readies_records_every_wake() {
+    let n = 300;
+    let mut log = String::from("task 1000 idle 0 IDLE\n");
+    for k in 1..=n {
+        log.push_str(&format!("task {k} task 1 T{k}\n"));
+    }
+    log.push_str("0 0 in 1000\n");
+    for k in 1..=n {
+        log.push_str(&format!("{k} 0 rdy {k}\n"));
+    }
+    for k in 1..=20 {
+        log.push_str(&format!("{} 1 in {k}\n{} 1 out {k} block\n", 400 + 2 * k, 401 + 2 * k));
+    }
+    log.push_str("1000 0 out 1000 preempt\n");
+    let mut now = 1000;
+    for k in 21..=n {
+        log.push_str(&format!("{now} 0 in {k}\n{} 0 out {k} block\n", now + 1));
+        now += 1;
+    }
+    let s = schedule(&log);
+    // The idle task was declared first.
+    let wake = |k: usize| s.tasks[k].jobs[0].phases[0].wake.map(|w| w.ns / US);
+    assert_eq!((wake(21), wake(22), wake(44)), (Some(979), Some(978), Some(956)), "the oldest kept");
+    assert_eq!((wake(256), wake(257), wake(300)), (Some(744), Some(743), Some(700)));
+    assert_eq!(wake(1), None, "ran on core 1 first");
+}
