@@ -520,10 +520,9 @@ fn a_core_idle_through_many_readies_records_every_wake() {
         log.push_str(&format!("{} 1 in {k}\n{} 1 out {k} block\n", 400 + 2 * k, 401 + 2 * k));
     }
     log.push_str("1000 0 out 1000 preempt\n");
-    let mut now = 1000;
     for k in 21..=n {
+        let now = 1000 + k - 21;
         log.push_str(&format!("{now} 0 in {k}\n{} 0 out {k} block\n", now + 1));
-        now += 1;
     }
     let s = schedule(&log);
     // The idle task was declared first.
