@@ -480,6 +480,18 @@ struct TaskState {
     woken: Option<(u64, Option<u16>)>,
 }
 
+/// A switch-out that left its core to a task made ready.
+#[derive(Clone, Copy, Debug)]
+enum MadeWay {
+    /// The idle task left: every task made ready meanwhile waited for
+    /// that switch.
+    IdleLeft,
+    /// This task was preempted: a task made ready meanwhile waited for that
+    /// switch if it is more urgent than it (one less urgent waited for the
+    /// preempted task).
+    Preempted(usize),
+}
+
 #[derive(Clone, Debug, Default)]
 struct CoreState {
     /// The task (or idle task) switched in here.
@@ -494,16 +506,8 @@ struct CoreState {
     paused: Vec<Option<(usize, u64)>>,
     /// Its latest switch-in (a task's or the idle task's), if any.
     switched_in: Option<u64>,
-    /// Its latest switch-out left it to a task made ready: the idle task
-    /// left, or a task was preempted.
-    made_way: bool,
-    /// Of those, the idle task left: every task made ready meanwhile waited
-    /// for that switch.
-    idle_left: bool,
-    /// Of those, the task preempted: a task made ready meanwhile waited for
-    /// that switch if it is more urgent than that task (one less urgent
-    /// waited for the preempted task).
-    preempted: Option<usize>,
+    /// What its latest switch-out made way for, if a task made ready.
+    made_way: Option<MadeWay>,
     /// When its last ISR returned.
     isr_end: u64,
     /// The latest moment the kernel would have switched here to a more
@@ -971,10 +975,8 @@ impl<'a> Builder<'a> {
         let c = &mut self.cores[core];
         // Taken and given back, so that its room is kept.
         let mut woken = std::mem::take(&mut c.woken);
-        let made_way = std::mem::take(&mut c.made_way);
-        let idle_left = std::mem::take(&mut c.idle_left);
-        let preempted = c.preempted.take();
-        let since = c.switched_in.replace(now).filter(|_| made_way && c.isrs.is_empty());
+        let made_way = c.made_way.take();
+        let since = c.switched_in.replace(now).filter(|_| made_way.is_some() && c.isrs.is_empty());
         let isr_end = c.isr_end;
         if let Some(since) = since {
             let own = self.state[t].woken.map(|(at, _)| (t, at));
@@ -984,13 +986,14 @@ impl<'a> Builder<'a> {
             // to it before; one that let such a chance pass waited for the
             // preempted task (which may have inherited an urgency).
             let chance = c.chance;
-            let beside = |u: usize, at: u64| {
-                at >= chance
-                    && preempted.is_some_and(|p| matches!((urgency[u], urgency[p]), (Some(a), Some(b)) if a > b))
+            let waited = |&&(u, at): &&(usize, u64)| match made_way {
+                Some(MadeWay::IdleLeft) => true,
+                Some(MadeWay::Preempted(p)) => {
+                    at >= chance && matches!((urgency[u], urgency[p]), (Some(a), Some(b)) if a > b)
+                }
+                None => false,
             };
-            let others: Vec<(usize, u64)> =
-                woken.iter().copied().filter(|&(u, at)| idle_left || beside(u, at)).collect();
-            for &(u, at) in others.iter().chain(own.iter()) {
+            for &(u, at) in woken.iter().filter(waited).chain(own.iter()) {
                 let Some((made_ready, waker)) = self.state[u].woken.filter(|&(r, _)| r == at) else { continue };
                 self.state[u].woken = None;
                 if made_ready < since || gap_between(&self.gaps, made_ready, now) {
@@ -1098,9 +1101,7 @@ impl<'a> Builder<'a> {
         }
         self.state[t].running_on = None;
         self.cores[on].current = None;
-        self.cores[on].made_way = kind == EventKind::Preempted;
-        self.cores[on].idle_left = false;
-        self.cores[on].preempted = (kind == EventKind::Preempted).then_some(t);
+        self.cores[on].made_way = (kind == EventKind::Preempted).then_some(MadeWay::Preempted(t));
         let jobs = &self.tasks[t].jobs;
         let phase = jobs.last().map(|j| (jobs.len() - 1, j.phases.len() - 1));
         self.handoff[on] = Some(Left { task: t, at: now, preempted: kind == EventKind::Preempted, phase });
@@ -1228,9 +1229,7 @@ impl<'a> Builder<'a> {
             }
             EventKind::Preempted | EventKind::Blocked | EventKind::Finished => {
                 if self.cores[core].current == Some(t) {
-                    self.cores[core].made_way = true;
-                    self.cores[core].idle_left = true;
-                    self.cores[core].preempted = None;
+                    self.cores[core].made_way = Some(MadeWay::IdleLeft);
                     if self.cores[core].isrs.is_empty() {
                         let since = self.cores[core].since;
                         self.ran(t, core, since, now);
