@@ -34,7 +34,9 @@
 //! delay), a `preempt` with note `create pri:N`
 //! declares the task, and `STI queue|sem|mutex` operations (`send`, `recv`,
 //! `take`, `give`, `create` with an address) are attributed to the task
-//! running on that core. Its `STI task` `resume NAME[n]` is `vTaskResume`,
+//! running on that core; an object deleted, or created again, at an
+//! address makes way for a new one there (`0x…#2`, of its own kind: the
+//! kernel reuses freed memory). Its `STI task` `resume NAME[n]` is `vTaskResume`,
 //! skipped, unless the hooks mark every task made ready (a
 //! `traceMOVED_TASK_TO_READY_STATE` hook logging the same event: the first
 //! `resume` names the task created on the line before); then each is a
@@ -170,6 +172,11 @@ struct Reader {
     entities: HashMap<Box<str>, Box<str>>,
     task_ids: HashMap<Box<str>, TaskId>,
     object_ids: HashMap<Box<str>, ObjectId>,
+    /// Per address of a FreeRTOS-logger object deleted since it was first
+    /// seen: how many objects it has held. A `create` at an address whose
+    /// object was deleted starts a new object (the kernel reuses freed
+    /// memory, often for another kind).
+    deleted: HashMap<Box<str>, u32>,
     core_ids: HashMap<Box<str>, u16>,
     current: Vec<Option<TaskId>>,
     task_core: Vec<u16>,
@@ -298,6 +305,7 @@ impl Reader {
             entities: HashMap::default(),
             task_ids: HashMap::default(),
             object_ids: HashMap::default(),
+            deleted: HashMap::default(),
             core_ids: HashMap::default(),
             current: Vec::new(),
             task_core: Vec::new(),
@@ -632,9 +640,25 @@ impl Reader {
         if let Some(&id) = self.object_ids.get(name) {
             return id;
         }
+        if self.deleted.contains_key(name) {
+            return self.created_object(name, kind);
+        }
         let id = self.out.trace.objects.len() as ObjectId;
         self.out.trace.objects.push(Object { name: name.to_string(), kind });
         self.object_ids.insert(name.into(), id);
+        id
+    }
+
+    /// A FreeRTOS-logger object created at `address`: the `n`th object
+    /// there is named `address#n` from the second on.
+    fn created_object(&mut self, address: &str, kind: ObjectKind) -> ObjectId {
+        let name = match self.deleted.get(address) {
+            Some(&n) => format!("{address}#{n}"),
+            None => address.to_string(),
+        };
+        let id = self.out.trace.objects.len() as ObjectId;
+        self.out.trace.objects.push(Object { name, kind });
+        self.object_ids.insert(address.into(), id);
         id
     }
 
@@ -998,9 +1022,26 @@ impl Reader {
         if address.is_empty() {
             return Err(ParseErrorKind::expected(format!("`<operation> 0x<address>` for a {target} operation"), note));
         }
+        match op {
+            "delete" => {
+                if self.object_ids.remove(address).is_some() {
+                    *self.deleted.entry(address.into()).or_insert(1) += 1;
+                }
+                return Ok(());
+            }
+            "create" => {
+                if self.object_ids.contains_key(address) {
+                    // Created again without a delete the hooks logged.
+                    self.object_ids.remove(address);
+                    *self.deleted.entry(address.into()).or_insert(1) += 1;
+                }
+                self.created_object(address, kind);
+                return Ok(());
+            }
+            _ => {}
+        }
         let object = self.object(address, kind);
         let event_kind = match (kind, op) {
-            (_, "create" | "delete") => return Ok(()),
             (ObjectKind::Queue, "send") => EventKind::Send,
             (ObjectKind::Queue, "recv") => EventKind::Receive,
             (ObjectKind::Semaphore | ObjectKind::Mutex, "take") => EventKind::Take,

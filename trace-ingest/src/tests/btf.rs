@@ -133,6 +133,34 @@ fn freertos_dialect_merges_cores_and_attributes_kernel_objects() {
     );
 }
 
+/// FreeRTOS reuses freed memory: a semaphore deleted at 0x30 and a mutex
+/// created there later are two objects, the second named `0x30#2` with
+/// its own kind (read by address alone, the mutex was a semaphore, and a
+/// replay gave it no owner and no inheritance). A `create` without a
+/// logged `delete` starts a new object too.
+#[test]
+fn freertos_dialect_starts_a_new_object_where_one_is_created_again() {
+    let text = "#timeScale us\n\
+        1,Core_0,0,T,[0/0001]A,0,preempt,create pri:3\n\
+        2,Core_0,0,STI,sem,0,trigger,create 0x30\n\
+        3,Core_0,0,T,[0/0001]A,0,resume,\n\
+        4,Core_0,0,STI,sem,0,trigger,give 0x30\n\
+        5,Core_0,0,STI,sem,0,trigger,delete 0x30\n\
+        6,Core_0,0,STI,mutex,0,trigger,create 0x30\n\
+        7,Core_0,0,STI,mutex,0,trigger,take 0x30\n\
+        8,Core_0,0,STI,queue,0,trigger,create 0x30\n\
+        9,Core_0,0,STI,queue,0,trigger,send 0x30\n\
+        10,Core_0,0,T,[0/0001]A,0,preempt,\n";
+    let t = parse_as(text, FormatChoice::AUTO).unwrap().trace;
+    let objects: Vec<_> = t.objects.iter().map(|o| (o.name.as_str(), o.kind)).collect();
+    assert_eq!(
+        objects,
+        vec![("0x30", ObjectKind::Semaphore), ("0x30#2", ObjectKind::Mutex), ("0x30#3", ObjectKind::Queue)]
+    );
+    let ops: Vec<_> = t.events.iter().filter(|e| e.object != NONE).map(|e| (e.kind, e.object)).collect();
+    assert_eq!(ops, vec![(EventKind::Give, 0), (EventKind::Take, 1), (EventKind::Send, 2)]);
+}
+
 /// The FreeRTOS logger's `vTaskPrioritySet`: `set_priority NAME[n] pri:P`
 /// names the task by its label's number; the task running on the core sets
 /// it. One naming no traced task is counted and left out.
