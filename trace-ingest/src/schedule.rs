@@ -108,6 +108,19 @@ pub enum Release {
         /// Its distance from the end of the task's previous phase.
         after_ns: u64,
     },
+    /// Ready throughout since the task's own previous switch-out: nothing
+    /// else, not even the idle loop, was switched in on its core before
+    /// the kernel switched it back in `switch_ns` later (a yield with no
+    /// other task of its priority ready, in a recording that shows the
+    /// idle loop and no ready events). A replay keeps it ready from the
+    /// end of its previous phase, behind the tasks of its priority, and
+    /// charges it the switch.
+    Reselected {
+        /// The recorded switch-in, ns from the trace start.
+        at: u64,
+        /// The switch, from its switch-out to its switch-in.
+        switch_ns: u64,
+    },
 }
 
 /// Something a job does at an execution offset into a phase.
@@ -641,6 +654,9 @@ struct Builder<'a> {
     handoff: Vec<Option<Left>>,
     /// Per task, its latest switch-out.
     last_out: Vec<Option<u64>>,
+    /// The trace switches to the idle loop: a core with no idle switch-in
+    /// between a task's switch-out and its switch-in never left it.
+    shows_idle: bool,
     /// Per task, how urgent it is now (larger is more urgent), where the
     /// trace gives its priority.
     urgency: Vec<Option<i32>>,
@@ -651,10 +667,12 @@ impl<'a> Builder<'a> {
         let n = trace.tasks.len();
         let mut reports_finish = vec![false; n];
         let mut max_core = 0;
+        let mut shows_idle = false;
         for e in &trace.events {
             if e.kind == EventKind::Finished {
                 reports_finish[e.task as usize] = true;
             }
+            shows_idle |= e.kind == EventKind::SwitchIn && trace.tasks[e.task as usize].kind == TaskKind::Idle;
             max_core = max_core.max(usize::from(e.core));
         }
         Builder {
@@ -681,6 +699,7 @@ impl<'a> Builder<'a> {
             no_ready: !trace.records_ready(),
             handoff: vec![None; max_core + 1],
             last_out: vec![None; n],
+            shows_idle,
             urgency: trace.tasks.iter().map(|t| t.priority.map(|p| trace.urgency(p))).collect(),
         }
     }
@@ -1025,9 +1044,12 @@ impl<'a> Builder<'a> {
     ///   moment the kernel chose it: released by that task at the end of
     ///   its phase ([`Release::Signal`], [`Action::HandOff`]), READY over
     ///   the dispatch;
-    /// - switched in after the idle loop ran (or after its own
-    ///   switch-out), a timer released it: a delay from its own latest
-    ///   switch-out ([`Release::Delay`]), as `vTaskDelay` counts;
+    /// - switched in straight after its own switch-out on its core, in a
+    ///   trace that shows the idle loop, it never stopped being ready (it
+    ///   yielded, and the kernel chose it again): [`Release::Reselected`];
+    /// - switched in after the idle loop ran, a timer released it: a delay
+    ///   from its own latest switch-out ([`Release::Delay`]), as
+    ///   `vTaskDelay` counts;
     /// - otherwise (a trace with ready events, a gap before), at `now`.
     fn release_at_switch_in(&mut self, t: usize, core: usize, now: u64, new_job: bool) {
         let prior = if self.no_ready { self.handoff[core].take() } else { None };
@@ -1036,17 +1058,25 @@ impl<'a> Builder<'a> {
             (Some(left), _) if left.task != t && left.phase.is_some() && unbroken(left.at) => {
                 (left.at, Release::Signal { by: left.task as TaskId })
             }
+            (Some(left), _) if left.task == t && self.shows_idle && unbroken(left.at) => {
+                (now, Release::Reselected { at: now, switch_ns: now - left.at })
+            }
             (_, Some(out)) if self.no_ready && unbroken(out) => (now, Release::Delay { at: now, after_ns: now - out }),
             // Its first job: the switch-in already includes the dispatch.
             (_, None) if unbroken(0) => (now, Release::Delay { at: now, after_ns: now }),
             _ => (now, Release::Timer(now)),
         };
+        // A hand-off's switch, as recorded, is what its wake took.
+        let wake = matches!(release, Release::Signal { .. }).then(|| RecordedWake { ns: now - at, across: false });
         if new_job {
             self.tasks[t].jobs.push(Job::new(at, release));
             self.state[t].in_job = true;
+            if let Some(phase) = self.tasks[t].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
+                phase.wake = wake;
+            }
         } else {
             let job = self.tasks[t].jobs.last_mut().expect("in a job");
-            job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new(), wake: None });
+            job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new(), wake });
         }
         self.state[t].blocked = false;
         let (Release::Signal { .. }, Some(left)) = (release, prior) else { return };

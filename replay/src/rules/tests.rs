@@ -1031,3 +1031,39 @@ fn a_wake_across_cores_costs_what_the_recording_shows() {
     let o = amp_at_5_us_a_hop(&r, Platform::mesh(1, 3), &core_of);
     assert_eq!(o.tasks[b].response_max_ns, Some(30_000));
 }
+
+/// Without ready events, Hi yields at 30 µs and the kernel switches it back
+/// in 3 µs later, nothing between (a recording that shows the idle loop):
+/// Hi stayed ready, so Lo, preempted by Hi at 10 µs and ready since, does
+/// not take the core in the switch, as it did while Hi's second job was read
+/// as a 3 µs delay. Hi owes the switch instead (its overhead, not its
+/// work) and its second job's response counts from its switch-in, as
+/// recorded; a recorder of the replay cuts a job at the yield as the
+/// recording's reader did (two spans, not one).
+#[test]
+fn a_task_the_kernel_chose_again_at_once_keeps_its_core_through_the_switch() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 Hi\ntask 2 task 1 Lo\ntask 9 idle 0 IDLE\n\
+         0 0 in 2\n10 0 out 2 preempt\n10 0 in 1\n30 0 out 1 block\n33 0 in 1\n50 0 out 1 block\n\
+         50 0 in 2\n60 0 out 2 block\n60 0 in 9\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let (hi, lo) = (index("Hi"), index("Lo"));
+    let platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(1) };
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true },
+    );
+    let ran = |i: usize| {
+        o.timeline
+            .iter()
+            .filter(|s| s.task as usize == i)
+            .map(|s| (s.start_ns / 1000, s.end_ns / 1000))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ran(lo), [(0, 10), (50, 60)], "{:?}", o.timeline);
+    assert_eq!(ran(hi), [(10, 30), (30, 50)], "{:?}", o.timeline);
+    let h = &o.tasks[hi];
+    assert_eq!((h.context_switch_ns, h.running_ns - h.overhead_ns), (3_000, 37_000));
+    assert_eq!(h.response_max_ns, Some(20_000), "its first job: 10 to 30 µs; its second 33 to 50");
+    assert_eq!(h.spans.count, 2);
+}

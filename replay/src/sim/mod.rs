@@ -55,7 +55,7 @@ mod schedule;
 mod tests;
 
 use choices::Pending;
-use flat::{DELAYED, Flat, SIGNALLED};
+use flat::{DELAYED, Flat, RESELECTED, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, Spans, TaskResult};
 pub use policy::Policy;
@@ -520,6 +520,8 @@ impl Sim<'_> {
             SIGNALLED => self.fired[g],
             // A recorded delay includes the dispatch path.
             DELAYED => self.timer_release(i, g),
+            // Ready throughout: it owes the switch instead.
+            RESELECTED => self.wait_from[i],
             _ => self.timer_release(i, g).saturating_add(self.timer_dispatch(i, g)),
         };
         self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
@@ -539,7 +541,7 @@ impl Sim<'_> {
         let id = self.global_phase(i);
         match self.f.release[id] {
             SIGNALLED => self.made_ready[id].max(self.wait_from[i]),
-            DELAYED => now,
+            DELAYED | RESELECTED => now,
             _ => now.saturating_sub(self.timer_dispatch(i, id)),
         }
     }
@@ -562,11 +564,13 @@ impl Sim<'_> {
     }
 
     /// When timed phase `g` of task `i` is released: its recorded time, or
-    /// its delay after the end of the task's previous phase.
+    /// its delay after the end of the task's previous phase (for a phase
+    /// ready throughout, where the switch back to it ends: its response
+    /// counts from there, as recorded).
     #[inline]
     fn timer_release(&self, i: usize, g: usize) -> u64 {
         match self.f.release[g] {
-            DELAYED => self.wait_from[i].saturating_add(self.f.delay[g]),
+            DELAYED | RESELECTED => self.wait_from[i].saturating_add(self.f.delay[g]),
             at => at,
         }
     }
@@ -781,6 +785,12 @@ impl Sim<'_> {
             let (released, signal_cost, bytes_cost) = self.release_of(i, at);
             self.charge(i, signal_cost, |o| &mut o.signal_ns);
             self.charge(i, bytes_cost, |o| &mut o.bytes_ns);
+            if self.f.release[id] == RESELECTED {
+                // The kernel's switch back to it, as recorded.
+                let switch = self.f.delay[id];
+                self.charge(i, switch, |o| &mut o.context_switch_ns);
+                self.switched[i] += switch;
+            }
             let new_job = self.phase[i] == 0;
             self.tell(|h| h.released(now, i, new_job, None));
             if new_job {
@@ -988,7 +998,9 @@ impl Sim<'_> {
             *span = (self.job_release[i], true);
         }
         span.1 &= self.f.job_finished[gj] && self.f.job_counted[gj];
-        if self.state[i] == State::Waiting && self.rel[i] <= now {
+        // A yield leaves the core as a block does: a recorder cuts there.
+        let yielded = self.state[i] == State::Waiting && self.f.release[self.global_phase(i)] == RESELECTED;
+        if self.state[i] == State::Waiting && self.rel[i] <= now && !yielded {
             return;
         }
         let (from, counted) = std::mem::replace(&mut self.span_from[i], (NOT_FIRED, true));

@@ -1004,8 +1004,12 @@ impl Reader {
         }
         let core = usize::from(self.core(source));
         *self.in_tick_mut(core) = false;
-        if target == "task" && note.starts_with("set_priority ") {
-            return self.priority_set(line, time, raw, source, note);
+        if target == "task"
+            && let Some(rest) = ["set_priority ", "priority_inherit ", "priority_disinherit "]
+                .iter()
+                .find_map(|op| note.strip_prefix(op))
+        {
+            return self.priority_set(line, time, raw, source, note, rest);
         }
         // FreeRTOS-logger kernel object operations: `<op> 0x<addr>`.
         let kind = match target {
@@ -1138,12 +1142,24 @@ impl Reader {
         });
     }
 
-    /// The FreeRTOS logger's `vTaskPrioritySet`: `set_priority NAME[n] pri:P`,
-    /// `n` the number in the task's `[core/n]` label.
-    fn priority_set(&mut self, line: u64, time: u64, raw: u64, source: &str, note: &str) -> Result<(), ParseErrorKind> {
+    /// The FreeRTOS logger's `vTaskPrioritySet` (`set_priority NAME[n]
+    /// pri:P`, `n` the number in the task's `[core/n]` label; `rest` is the
+    /// note after the operation) and its priority inheritance: a take that
+    /// blocks on a mutex raises the holder (`priority_inherit`, logged by
+    /// the taker as it blocks, a take the logger does not show otherwise),
+    /// and the holder's give lowers it again (`priority_disinherit`). Both
+    /// set the priority the holder runs at, as `vTaskPrioritySet` does.
+    fn priority_set(
+        &mut self,
+        line: u64,
+        time: u64,
+        raw: u64,
+        source: &str,
+        note: &str,
+        rest: &str,
+    ) -> Result<(), ParseErrorKind> {
         let expected = || ParseErrorKind::expected("`set_priority NAME[n] pri:P`", note);
-        let rest = note.trim_start_matches("set_priority ").trim();
-        let (who, pri) = rest.rsplit_once(' ').ok_or_else(expected)?;
+        let (who, pri) = rest.trim().rsplit_once(' ').ok_or_else(expected)?;
         let priority: i32 = pri.strip_prefix("pri:").and_then(|p| p.parse().ok()).ok_or_else(expected)?;
         let target = self.labelled(who).ok_or_else(expected)?;
         let core = self.core(source);

@@ -188,6 +188,32 @@ fn freertos_dialect_reads_priority_changes() {
     assert!(err.contains("t.log:3") && err.contains("`set_priority NAME[n] pri:P`"), "{err}");
 }
 
+/// The logger's priority inheritance: a take that blocks on a mutex raises
+/// its holder (`priority_inherit`, logged by the taker; the failed take
+/// itself is not logged), the holder's give lowers it back
+/// (`priority_disinherit`). Both set the priority the holder runs at, as
+/// `set_priority` does, by the task running on the core.
+#[test]
+fn freertos_dialect_reads_priority_inheritance_as_priority_changes() {
+    let text = "#timeScale us\n\
+        1,Core_0,0,T,[0/0001]Low,0,preempt,create pri:2\n\
+        1,Core_0,0,T,[0/0002]High,0,preempt,create pri:4\n\
+        2,Core_0,0,T,[0/0001]Low,0,resume,\n\
+        3,Core_0,0,STI,mutex,0,trigger,take 0x10\n\
+        4,Core_1,0,T,[1/0002]High,0,resume,\n\
+        5,Core_1,0,STI,task,0,trigger,priority_inherit Low[1] pri:4\n\
+        6,Core_1,0,T,[1/0002]High,0,preempt,\n\
+        7,Core_0,0,STI,mutex,0,trigger,give 0x10\n\
+        8,Core_0,0,STI,task,0,trigger,priority_disinherit Low[1] pri:2\n\
+        9,Core_0,0,T,[0/0001]Low,0,preempt,\n";
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
+    let sets: Vec<_> =
+        p.trace.events.iter().filter_map(|e| e.new_priority().map(|n| (e.time / 1000, e.task, e.peer, n))).collect();
+    assert_eq!(sets, vec![(5, 1, 0, 4), (8, 0, 0, 2)]);
+    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(!joined.iter().any(|m| m.contains("STI task")), "{joined:?}");
+}
+
 /// The logger's `resume NAME[n]` is `vTaskResume`; a recording whose hooks
 /// also mark every task made ready (`traceMOVED_TASK_TO_READY_STATE`: its
 /// first `resume` names the task created on the line before) has ready

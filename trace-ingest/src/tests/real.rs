@@ -34,9 +34,10 @@ fn freertos_btf_two_cores() {
     // grep -cE 'STI,(sem|mutex),0,trigger,take' F ; ... give
     assert_eq!(count(&p, EventKind::Take), 665);
     assert_eq!(count(&p, EventKind::Give), 669);
-    // grep -c 'STI,task,0,trigger,set_priority' F
-    assert_eq!(count(&p, EventKind::PrioritySet), 2);
-    assert_eq!(p.trace.events.len(), 2668 + 2667 + 72 + 72 + 665 + 669 + 2);
+    // grep -cE 'STI,task,0,trigger,(set_priority|priority_inherit|priority_disinherit)' F
+    // (2 + 3 + 3)
+    assert_eq!(count(&p, EventKind::PrioritySet), 8);
+    assert_eq!(p.trace.events.len(), 2668 + 2667 + 72 + 72 + 665 + 669 + 8);
     // grep -c 'create pri' F: every task's priority is known.
     assert!(p.trace.tasks.iter().all(|t| t.priority.is_some()));
     // IDLE0 and IDLE1.
@@ -46,7 +47,7 @@ fn freertos_btf_two_cores() {
     assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
     // grep -c 'STI,TICK' F: 290 ticks, read as the kernel's tick (1 ms),
     // not skipped.
-    assert!(p.warnings[0].message.starts_with("skipped 1823 events"), "{:?}", p.warnings);
+    assert!(p.warnings[0].message.starts_with("skipped 1817 events"), "{:?}", p.warnings);
     let tick = p.trace.tick.as_ref().expect("the logger's TICK events");
     assert!((999_000..=1_001_000).contains(&tick.period_ns), "{tick:?}");
     assert_eq!(p.trace.os, Some(crate::Os::FreeRtos), "the FreeRTOS logger's dialect");

@@ -317,6 +317,39 @@ fn without_ready_events_the_switches_say_what_released_a_job() {
     assert_eq!(a.ready_ns(), 0);
 }
 
+/// Without ready events, a task switched in again straight after its own
+/// switch-out on its core, nothing else switched in between (not even the
+/// idle loop, which this recording shows), never stopped being ready: it
+/// yielded and the kernel chose it again (A at 13 µs, after a 3 µs
+/// switch). After the idle loop ran (A at 30 µs) a timer released it. In
+/// a recording that never shows the idle loop, the same switches may hide
+/// it: a delay. A hand-off's switch is what its wake took (B: 2 µs).
+#[test]
+fn without_ready_events_a_task_chosen_again_at_once_stayed_ready() {
+    let with_idle = schedule(
+        "task 1 task 1 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n\
+         0 0 in 1\n10 0 out 1 block\n13 0 in 1\n20 0 out 1 block\n22 0 in 2\n25 0 out 2 block\n\
+         25 0 in 9\n30 0 out 9 preempt\n30 0 in 1\n35 0 out 1 block\n",
+    );
+    let releases = |s: &Schedule| s.tasks[0].jobs.iter().map(|j| j.phases[0].release).collect::<Vec<_>>();
+    assert_eq!(
+        releases(&with_idle),
+        [
+            Release::Delay { at: 0, after_ns: 0 },
+            Release::Reselected { at: 13 * US, switch_ns: 3 * US },
+            Release::Delay { at: 30 * US, after_ns: 10 * US },
+        ]
+    );
+    // Its response counts from the switch-in, as before: no READY.
+    assert_eq!((with_idle.tasks[0].jobs[1].response_ns(), with_idle.tasks[0].ready_ns()), (Some(7 * US), 0));
+    assert_eq!(with_idle.tasks[1].jobs[0].phases[0].wake, Some(RecordedWake { ns: 2 * US, across: false }));
+    let without_idle = schedule(
+        "task 1 task 1 A\ntask 2 task 1 B\n\
+         0 0 in 1\n10 0 out 1 block\n13 0 in 1\n20 0 out 1 block\n22 0 in 2\n25 0 out 2 block\n",
+    );
+    assert_eq!(releases(&without_idle)[1], Release::Delay { at: 13 * US, after_ns: 3 * US });
+}
+
 /// Without ready events, a hand-off from a task that stayed ready (switched
 /// out preempted, as ftrace's `prev_state=R` says) is the kernel choosing
 /// the incoming task over it: the hand-off says so, and the task's phase
