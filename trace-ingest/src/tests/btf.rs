@@ -161,6 +161,17 @@ fn freertos_dialect_starts_a_new_object_where_one_is_created_again() {
     assert_eq!(ops, vec![(EventKind::Give, 0), (EventKind::Take, 1), (EventKind::Send, 2)]);
 }
 
+/// A priority change as read: µs, by, task, priority.
+type PriorityChange = (u64, crate::TaskId, crate::TaskId, i32);
+
+/// The priority changes `text` reads as, and its warnings.
+fn priority_changes(text: &str) -> (Vec<PriorityChange>, Vec<String>) {
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
+    let sets =
+        p.trace.events.iter().filter_map(|e| e.new_priority().map(|n| (e.time / 1000, e.task, e.peer, n))).collect();
+    (sets, p.warnings.iter().map(|w| w.message.clone()).collect())
+}
+
 /// The FreeRTOS logger's `vTaskPrioritySet`: `set_priority NAME[n] pri:P`
 /// names the task by its label's number; the task running on the core sets
 /// it. One naming no traced task is counted and left out.
@@ -177,11 +188,8 @@ fn freertos_dialect_reads_priority_changes() {
         7,Core_1,0,T,[1/0003]PS,0,resume,\n\
         8,Core_1,0,STI,task,0,trigger,set_priority PS[3] pri:2\n\
         9,Core_1,0,T,[1/0003]PS,0,preempt,\n";
-    let p = parse_as(text, FormatChoice::AUTO).unwrap();
-    let sets: Vec<_> =
-        p.trace.events.iter().filter_map(|e| e.new_priority().map(|n| (e.time / 1000, e.task, e.peer, n))).collect();
+    let (sets, joined) = priority_changes(text);
     assert_eq!(sets, vec![(4, 0, 2, 4), (8, 2, 2, 2)]);
-    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
     assert!(joined.iter().any(|m| m.contains("priority changes ignored (1)")), "{joined:?}");
     let bad = "#timeScale us\n1,Core_0,0,T,[0/0001]A,0,resume,\n2,Core_0,0,STI,task,0,trigger,set_priority A pri:x\n";
     let err = chain(&parse_as(bad, FormatChoice::AUTO).unwrap_err());
@@ -206,11 +214,8 @@ fn freertos_dialect_reads_priority_inheritance_as_priority_changes() {
         7,Core_0,0,STI,mutex,0,trigger,give 0x10\n\
         8,Core_0,0,STI,task,0,trigger,priority_disinherit Low[1] pri:2\n\
         9,Core_0,0,T,[0/0001]Low,0,preempt,\n";
-    let p = parse_as(text, FormatChoice::AUTO).unwrap();
-    let sets: Vec<_> =
-        p.trace.events.iter().filter_map(|e| e.new_priority().map(|n| (e.time / 1000, e.task, e.peer, n))).collect();
+    let (sets, joined) = priority_changes(text);
     assert_eq!(sets, vec![(5, 1, 0, 4), (8, 0, 0, 2)]);
-    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
     assert!(!joined.iter().any(|m| m.contains("STI task")), "{joined:?}");
 }
 
