@@ -239,15 +239,18 @@ pub struct Job {
     pub spans_gap: bool,
 }
 
+impl Phase {
+    /// A phase released by `release`, its wake as recorded where known,
+    /// before any execution.
+    fn released(release: Release, wake: Option<RecordedWake>) -> Phase {
+        Phase { release, exec_ns: 0, actions: Vec::new(), wake }
+    }
+}
+
 impl Job {
-    fn new(release_ns: u64, release: Release) -> Job {
-        Job {
-            release_ns,
-            start_ns: None,
-            finish_ns: None,
-            phases: vec![Phase { release, exec_ns: 0, actions: Vec::new(), wake: None }],
-            spans_gap: false,
-        }
+    /// A job released at `release_ns`, its first phase `first`.
+    fn new(release_ns: u64, first: Phase) -> Job {
+        Job { release_ns, start_ns: None, finish_ns: None, phases: vec![first], spans_gap: false }
     }
 
     /// Whether the trace saw it finish.
@@ -864,7 +867,7 @@ impl<'a> Builder<'a> {
     fn release_job(&mut self, t: usize, now: u64, signalled: bool) {
         let wake = if signalled { self.cause(t, now) } else { None };
         let release = wake.map_or(Release::Timer(now), |(by, ..)| Release::Signal { by: by as TaskId });
-        self.tasks[t].jobs.push(Job::new(now, release));
+        self.tasks[t].jobs.push(Job::new(now, Phase::released(release, None)));
         let s = &mut self.state[t];
         s.in_job = true;
         s.blocked = false;
@@ -878,7 +881,7 @@ impl<'a> Builder<'a> {
         let wake = self.cause(t, now);
         let release = wake.map_or(Release::Timer(now), |(by, ..)| Release::Signal { by: by as TaskId });
         let job = self.tasks[t].jobs.last_mut().expect("in a job");
-        job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new(), wake: None });
+        job.phases.push(Phase::released(release, None));
         self.state[t].blocked = false;
         if let Some(w) = wake {
             self.signal_from(w, t, now);
@@ -1068,15 +1071,12 @@ impl<'a> Builder<'a> {
         };
         // A hand-off's switch, as recorded, is what its wake took.
         let wake = matches!(release, Release::Signal { .. }).then(|| RecordedWake { ns: now - at, across: false });
+        let phase = Phase::released(release, wake);
         if new_job {
-            self.tasks[t].jobs.push(Job::new(at, release));
+            self.tasks[t].jobs.push(Job::new(at, phase));
             self.state[t].in_job = true;
-            if let Some(phase) = self.tasks[t].jobs.last_mut().and_then(|j| j.phases.last_mut()) {
-                phase.wake = wake;
-            }
         } else {
-            let job = self.tasks[t].jobs.last_mut().expect("in a job");
-            job.phases.push(Phase { release, exec_ns: 0, actions: Vec::new(), wake });
+            self.tasks[t].jobs.last_mut().expect("in a job").phases.push(phase);
         }
         self.state[t].blocked = false;
         let (Release::Signal { .. }, Some(left)) = (release, prior) else { return };
@@ -1165,7 +1165,7 @@ impl<'a> Builder<'a> {
     /// `now`: released at its recorded time, ready from now.
     fn next_queued(&mut self, t: usize, core: usize, now: u64) {
         if let Some(at) = self.queued[t].pop_front() {
-            self.tasks[t].jobs.push(Job::new(at, Release::Timer(at)));
+            self.tasks[t].jobs.push(Job::new(at, Phase::released(Release::Timer(at), None)));
             self.state[t].in_job = true;
             self.state[t].blocked = false;
             self.ready_from(t, core, now);

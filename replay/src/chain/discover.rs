@@ -67,13 +67,8 @@ pub fn discover(replay: &Replay, max: usize) -> Vec<Chain> {
         .collect();
     // Sources: tasks most of whose jobs a timer or an interrupt released.
     let source = |t: &crate::ReplayTask| {
-        let timed = t
-            .jobs
-            .iter()
-            .filter(|j| {
-                matches!(j.phases[0].release, Release::Timer(_) | Release::Delay { .. } | Release::Reselected { .. })
-            })
-            .count();
+        // Released by a timer or by the task itself, not by another task.
+        let timed = t.jobs.iter().filter(|j| !matches!(j.phases[0].release, Release::Signal { .. })).count();
         !t.jobs.is_empty() && timed * 2 >= t.jobs.len()
     };
     let mut paths: Vec<(Vec<usize>, usize)> = Vec::new();

@@ -787,9 +787,7 @@ impl Sim<'_> {
             self.charge(i, bytes_cost, |o| &mut o.bytes_ns);
             if self.f.release[id] == RESELECTED {
                 // The kernel's switch back to it, as recorded.
-                let switch = self.f.delay[id];
-                self.charge(i, switch, |o| &mut o.context_switch_ns);
-                self.switched[i] += switch;
+                self.charge_switch(i, self.f.delay[id]);
             }
             let new_job = self.phase[i] == 0;
             self.tell(|h| h.released(now, i, new_job, None));
@@ -989,8 +987,9 @@ impl Sim<'_> {
     }
 
     /// Task `i` ended its job `gj` (global index) at `now`, its next one
-    /// waiting: unless that one is released already (it would not block),
-    /// its span ends.
+    /// waiting: unless that one is released already (it would not block)
+    /// and is no yield (a yield leaves the core as a block does: a recorder
+    /// cuts there), its span ends.
     #[inline(never)]
     fn end_span(&mut self, i: usize, gj: usize, now: u64) {
         let span = &mut self.span_from[i];
@@ -998,9 +997,7 @@ impl Sim<'_> {
             *span = (self.job_release[i], true);
         }
         span.1 &= self.f.job_finished[gj] && self.f.job_counted[gj];
-        // A yield leaves the core as a block does: a recorder cuts there.
-        let yielded = self.state[i] == State::Waiting && self.f.release[self.global_phase(i)] == RESELECTED;
-        if self.state[i] == State::Waiting && self.rel[i] <= now && !yielded {
+        if self.state[i] == State::Waiting && self.rel[i] <= now && self.f.release[self.global_phase(i)] != RESELECTED {
             return;
         }
         let (from, counted) = std::mem::replace(&mut self.span_from[i], (NOT_FIRED, true));
@@ -1187,9 +1184,14 @@ impl Sim<'_> {
         let from_unrecorded =
             self.left[c].is_none() && now == self.up[c] && self.r.cores_up_running.get(c) == Some(&true);
         if from_task || from_unrecorded {
-            self.charge(i, self.switch_cost, |o| &mut o.context_switch_ns);
-            self.switched[i] += self.switch_cost;
+            self.charge_switch(i, self.switch_cost);
         }
+    }
+
+    /// Task `i` owes a context switch of `ns`: overhead, and its own figure.
+    fn charge_switch(&mut self, i: usize, ns: u64) {
+        self.charge(i, ns, |o| &mut o.context_switch_ns);
+        self.switched[i] += ns;
     }
 
     fn start(&mut self, i: usize, core: u16, now: u64) {

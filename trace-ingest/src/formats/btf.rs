@@ -172,10 +172,10 @@ struct Reader {
     entities: HashMap<Box<str>, Box<str>>,
     task_ids: HashMap<Box<str>, TaskId>,
     object_ids: HashMap<Box<str>, ObjectId>,
-    /// Per address of a FreeRTOS-logger object deleted since it was first
-    /// seen: how many objects it has held. A `create` at an address whose
-    /// object was deleted starts a new object (the kernel reuses freed
-    /// memory, often for another kind).
+    /// Per address of a FreeRTOS-logger object deleted (or created again)
+    /// since it was first seen: the number the next object there takes
+    /// (`address#n`). The kernel reuses freed memory, often for another
+    /// kind.
     deleted: HashMap<Box<str>, u32>,
     core_ids: HashMap<Box<str>, u16>,
     current: Vec<Option<TaskId>>,
@@ -640,17 +640,11 @@ impl Reader {
         if let Some(&id) = self.object_ids.get(name) {
             return id;
         }
-        if self.deleted.contains_key(name) {
-            return self.created_object(name, kind);
-        }
-        let id = self.out.trace.objects.len() as ObjectId;
-        self.out.trace.objects.push(Object { name: name.to_string(), kind });
-        self.object_ids.insert(name.into(), id);
-        id
+        self.created_object(name, kind)
     }
 
-    /// A FreeRTOS-logger object created at `address`: the `n`th object
-    /// there is named `address#n` from the second on.
+    /// A new object at `address` (a name, or a FreeRTOS-logger address):
+    /// the `n`th object there is named `address#n` from the second on.
     fn created_object(&mut self, address: &str, kind: ObjectKind) -> ObjectId {
         let name = match self.deleted.get(address) {
             Some(&n) => format!("{address}#{n}"),
@@ -1005,11 +999,11 @@ impl Reader {
         let core = usize::from(self.core(source));
         *self.in_tick_mut(core) = false;
         if target == "task"
-            && let Some(rest) = ["set_priority ", "priority_inherit ", "priority_disinherit "]
-                .iter()
-                .find_map(|op| note.strip_prefix(op))
+            && let Some(op) = ["set_priority", "priority_inherit", "priority_disinherit"]
+                .into_iter()
+                .find(|op| note.strip_prefix(op).is_some_and(|rest| rest.starts_with(' ')))
         {
-            return self.priority_set(line, time, raw, source, note, rest);
+            return self.priority_set(line, time, raw, source, (op, note));
         }
         // FreeRTOS-logger kernel object operations: `<op> 0x<addr>`.
         let kind = match target {
@@ -1026,23 +1020,16 @@ impl Reader {
         if address.is_empty() {
             return Err(ParseErrorKind::expected(format!("`<operation> 0x<address>` for a {target} operation"), note));
         }
-        match op {
-            "delete" => {
-                if self.object_ids.remove(address).is_some() {
-                    *self.deleted.entry(address.into()).or_insert(1) += 1;
-                }
-                return Ok(());
+        if matches!(op, "delete" | "create") {
+            // The object there is gone (a create without a logged delete
+            // replaces it too); a create starts the next one.
+            if self.object_ids.remove(address).is_some() {
+                *self.deleted.entry(address.into()).or_insert(1) += 1;
             }
-            "create" => {
-                if self.object_ids.contains_key(address) {
-                    // Created again without a delete the hooks logged.
-                    self.object_ids.remove(address);
-                    *self.deleted.entry(address.into()).or_insert(1) += 1;
-                }
+            if op == "create" {
                 self.created_object(address, kind);
-                return Ok(());
             }
-            _ => {}
+            return Ok(());
         }
         let object = self.object(address, kind);
         let event_kind = match (kind, op) {
@@ -1142,24 +1129,23 @@ impl Reader {
         });
     }
 
-    /// The FreeRTOS logger's `vTaskPrioritySet` (`set_priority NAME[n]
-    /// pri:P`, `n` the number in the task's `[core/n]` label; `rest` is the
-    /// note after the operation) and its priority inheritance: a take that
-    /// blocks on a mutex raises the holder (`priority_inherit`, logged by
-    /// the taker as it blocks, a take the logger does not show otherwise),
-    /// and the holder's give lowers it again (`priority_disinherit`). Both
-    /// set the priority the holder runs at, as `vTaskPrioritySet` does.
+    /// The FreeRTOS logger's `vTaskPrioritySet` (`op` `set_priority`, the
+    /// `note` `set_priority NAME[n] pri:P`, `n` the number in the task's
+    /// `[core/n]` label) and its priority inheritance: a take that blocks on
+    /// a mutex raises the holder (`priority_inherit`, logged by the taker as
+    /// it blocks, a take the logger does not show otherwise), and the
+    /// holder's give lowers it again (`priority_disinherit`). All three set
+    /// the priority the holder runs at.
     fn priority_set(
         &mut self,
         line: u64,
         time: u64,
         raw: u64,
         source: &str,
-        note: &str,
-        rest: &str,
+        (op, note): (&str, &str),
     ) -> Result<(), ParseErrorKind> {
-        let expected = || ParseErrorKind::expected("`set_priority NAME[n] pri:P`", note);
-        let (who, pri) = rest.trim().rsplit_once(' ').ok_or_else(expected)?;
+        let expected = || ParseErrorKind::expected(format!("`{op} NAME[n] pri:P`"), note);
+        let (who, pri) = note[op.len()..].trim().rsplit_once(' ').ok_or_else(expected)?;
         let priority: i32 = pri.strip_prefix("pri:").and_then(|p| p.parse().ok()).ok_or_else(expected)?;
         let target = self.labelled(who).ok_or_else(expected)?;
         let core = self.core(source);

@@ -217,6 +217,10 @@ fn freertos_dialect_reads_priority_inheritance_as_priority_changes() {
     let (sets, joined) = priority_changes(text);
     assert_eq!(sets, vec![(5, 1, 0, 4), (8, 0, 0, 2)]);
     assert!(!joined.iter().any(|m| m.contains("STI task")), "{joined:?}");
+    // A malformed one is named by its own operation.
+    let bad = "#timeScale us\n1,Core_0,0,T,[0/0001]A,0,resume,\n2,Core_0,0,STI,task,0,trigger,priority_inherit A\n";
+    let err = chain(&parse_as(bad, FormatChoice::AUTO).unwrap_err());
+    assert!(err.contains("t.log:3") && err.contains("`priority_inherit NAME[n] pri:P`"), "{err}");
 }
 
 /// The logger's `resume NAME[n]` is `vTaskResume`; a recording whose hooks
