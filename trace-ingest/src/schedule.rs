@@ -454,8 +454,12 @@ impl Schedule {
                 EventKind::Receive if e.object != NONE => b.act(t, Action::Receive(e.object), now),
                 EventKind::PrioritySet if e.peer != NONE => {
                     let priority = e.new_priority().unwrap_or_default();
-                    b.urgency[e.peer as usize] = Some(trace.urgency(priority));
+                    let urgency = trace.urgency(priority);
+                    let before = std::mem::replace(&mut b.urgency[e.peer as usize], Some(urgency));
                     b.act(t, Action::SetPriority { task: e.peer, priority }, now);
+                    if e.peer as usize == t && before.is_some_and(|u| urgency < u) {
+                        b.lowering[t] = b.last_action(t);
+                    }
                 }
                 EventKind::Take | EventKind::Give | EventKind::Receive | EventKind::PrioritySet => {}
             }
@@ -663,6 +667,9 @@ struct Builder<'a> {
     /// Per task, how urgent it is now (larger is more urgent), where the
     /// trace gives its priority.
     urgency: Vec<Option<i32>>,
+    /// Per task, the action by which it lowered its own priority in its
+    /// running stretch (job, phase, action), until its switch-out.
+    lowering: Vec<Option<(usize, usize, usize)>>,
 }
 
 impl<'a> Builder<'a> {
@@ -704,6 +711,7 @@ impl<'a> Builder<'a> {
             last_out: vec![None; n],
             shows_idle,
             urgency: trace.tasks.iter().map(|t| t.priority.map(|p| trace.urgency(p))).collect(),
+            lowering: vec![None; n],
         }
     }
 
@@ -1125,6 +1133,17 @@ impl<'a> Builder<'a> {
             self.state[t].seen = true;
             return;
         };
+        if let Some((j, p, a)) = self.lowering[t].take() {
+            // The kernel yields as the call that lowered the task's own
+            // priority returns: the rest of the call is its stretch up to
+            // this switch-out, unless it did more after the call.
+            let offset = self.offset(t, now);
+            if let Some(actions) = self.tasks[t].jobs[j].phases.get_mut(p).map(|p| &mut p.actions)
+                && a + 1 == actions.len()
+            {
+                actions[a].0 = offset;
+            }
+        }
         if self.cores[on].isrs.is_empty() {
             let since = self.cores[on].since;
             self.ran(t, on, since, now);
@@ -1232,6 +1251,18 @@ impl<'a> Builder<'a> {
     }
 
     /// A semaphore or mutex operation of `t` at its current offset.
+    /// Where the latest action of `t`'s current phase is (job, phase,
+    /// action), if any.
+    fn last_action(&self, t: usize) -> Option<(usize, usize, usize)> {
+        if !self.state[t].in_job {
+            return None;
+        }
+        let jobs = &self.tasks[t].jobs;
+        let phases = &jobs.last()?.phases;
+        let actions = &phases.last()?.actions;
+        Some((jobs.len() - 1, phases.len() - 1, actions.len().checked_sub(1)?))
+    }
+
     fn act(&mut self, t: usize, action: Action, now: u64) {
         if !self.state[t].in_job {
             return;

@@ -1067,3 +1067,33 @@ fn a_task_the_kernel_chose_again_at_once_keeps_its_core_through_the_switch() {
     assert_eq!(h.response_max_ns, Some(20_000), "its first job: 10 to 30 µs; its second 33 to 50");
     assert_eq!(h.spans.count, 2);
 }
+
+/// A task that lowers its own priority below a ready task's yields to it
+/// as the call returns (FreeRTOS's `vTaskPrioritySet` yields within the
+/// call), which the recording shows as its switch-out: S, at 3, lowers
+/// itself to 1 at 10 µs and leaves the core to F (2) at 15 µs, staying
+/// ready (the kernel's ready hook logs it re-added at 12 µs). Read with
+/// the lowering deferred to the end of its phase, S ran on to 30 µs and F
+/// started 15 µs late.
+#[test]
+fn a_task_that_lowers_itself_yields_where_the_recording_shows() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 3 S\ntask 2 task 2 F\ntask 9 idle 0 IDLE\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 1\n10 0 prio 1 1 1\n12 0 rdy 1\n15 0 out 1 preempt\n15 0 in 2\n\
+         35 0 out 2 block\n35 0 in 1\n50 0 out 1 block\n50 0 in 9\n");
+    let r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(1) };
+    let o = simulate(
+        &r,
+        &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true },
+    );
+    let ran = |i: usize| {
+        o.timeline
+            .iter()
+            .filter(|s| s.task as usize == i)
+            .map(|s| (s.start_ns / 1000, s.end_ns / 1000))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ran(index("S")), [(0, 15), (35, 50)], "{:?}", o.timeline);
+    assert_eq!(ran(index("F")), [(15, 35)], "{:?}", o.timeline);
+}

@@ -925,9 +925,10 @@ impl Sim<'_> {
                         Action::SetPriority { task, priority } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             let u = i64::from(priority);
-                            if task as usize == i && u < self.base[i] {
+                            if task as usize == i && u < self.base[i] && self.work_to_next(i) == 0 {
                                 // It yields on leaving the call, which the
-                                // recording shows as its switch-out.
+                                // recording shows as its switch-out: here
+                                // the end of its phase.
                                 self.lowered[i] = Some(u);
                             } else {
                                 self.set_priority(task as usize, u);
