@@ -124,7 +124,7 @@ impl Prepared {
         timeline: bool,
     ) -> Result<(FidelityRecord, Outcome)> {
         let cores = self.schedule.cores.max(1);
-        let wake = self.parsed.trace.cross_core_wake();
+        let wake = self.parsed.trace.cross_core_wake(!workload.rules.multiple_priorities);
         let mut platform = if given_platform { self.platform.clone() } else { Platform::identical(cores as u16) };
         if !platform.costs_stated {
             platform.costs = corera_placement::Costs::none();

@@ -60,6 +60,10 @@ pub struct OsRules {
     /// from any release); on one core the start switches to the first task
     /// directly ([`crate::Replay::started_with`]).
     pub cores_start_idle: bool,
+    /// Whether its build for one core serves each priority's ready list
+    /// round robin from an index, a task made ready going in before the
+    /// task last served ([`Rules::served_from_index`]).
+    pub served_from_index: bool,
     /// What the row rests on, for the summary.
     pub source: &'static str,
     /// What the several-cores rule rests on.
@@ -72,7 +76,7 @@ impl OsRules {
     ///
     /// | OS | slices at its tick | a preempted task | several priorities at once on several cores | several cores start on |
     /// |---|---|---|---|---|
-    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch; on several cores also when it yields to a higher priority elsewhere) | no (`configRUN_MULTIPLE_PRIORITIES` defaults to 0 in `FreeRTOS.h`; the core whose call made a task ready yields last) | their idle tasks (the SMP build's `prvCreateIdleTasks` makes them the cores' first tasks; the recorded two- and four-core starts switch from them) |
+    /// | FreeRTOS | yes (`configUSE_TIME_SLICING` defaults to 1) | goes behind (the ready list's index moves past it at the next switch; on several cores also when it yields to a higher priority elsewhere); built for one core, a task made ready goes in before the one last served, at the index | no (`configRUN_MULTIPLE_PRIORITIES` defaults to 0 in `FreeRTOS.h`; the core whose call made a task ready yields last) | their idle tasks (the SMP build's `prvCreateIdleTasks` makes them the cores' first tasks; the recorded two- and four-core starts switch from them) |
     /// | ESP-IDF | yes | resumes first (its SMP scheduler skips tasks in the rotation, as its documentation says; Espressif's recordings replay closer so) | yes (each core schedules its own highest) | the first task, directly |
     /// | Zephyr | no (`CONFIG_TIMESLICE_SIZE` 0) | resumes first (it stays at the head of its priority's queue) | yes | the first task, directly |
     /// | RT-Thread | yes (each thread's slice of ticks) | resumes first (it stays at the head of its ready list) | yes | the first task, directly |
@@ -87,6 +91,7 @@ impl OsRules {
             multiple_priorities: true,
             fixed_priority: true,
             cores_start_idle: false,
+            served_from_index: false,
             source,
             cores_source: "each core runs its most urgent ready task",
         };
@@ -94,6 +99,7 @@ impl OsRules {
             Some(Os::FreeRtos) => OsRules {
                 multiple_priorities: false,
                 cores_start_idle: true,
+                served_from_index: true,
                 cores_source: "FreeRTOS SMP: configRUN_MULTIPLE_PRIORITIES defaults to 0 in FreeRTOS.h",
                 ..row(
                     true,
@@ -199,6 +205,15 @@ pub struct Rules {
     /// Where the order of equal priorities came from.
     #[serde(default)]
     pub order_from: String,
+    /// Whether, on a core of its own (one core, or AMP), the kernel
+    /// serves each priority's ready list round robin from an index: a
+    /// task made ready goes in before the task that priority last served,
+    /// which stays last (FreeRTOS built for one core: `listINSERT_END`
+    /// before the index that `listGET_OWNER_OF_NEXT_ENTRY` moves); else,
+    /// and under global SMP (FreeRTOS's SMP build serves from the head),
+    /// first ready, first served.
+    #[serde(default)]
+    pub served_from_index: bool,
     /// Whether, on several cores, tasks of different priorities run at
     /// once; else only ISRs and the tasks of the highest priority ready or
     /// running run, and the other cores idle (FreeRTOS SMP with
@@ -285,6 +300,7 @@ impl Rules {
             slicing_from,
             nesting_from,
             order_from,
+            served_from_index: os.served_from_index && preempted_to_back,
             multiple_priorities,
             priorities_from,
             fixed_priority: os.fixed_priority,
@@ -294,10 +310,16 @@ impl Rules {
     /// One line for the summary.
     pub fn describe(&self) -> String {
         format!(
-            "equal priorities time-sliced: {}; served first ready first, a preempted task {} ({}); ISRs {} ({}); on \
-             several cores {} ({})",
+            "equal priorities time-sliced: {}; served first ready first, a preempted task {}{} ({}); ISRs {} ({}); \
+             on several cores {} ({})",
             self.slicing_from,
             if self.preempted_to_back { "going behind them" } else { "resuming first" },
+            if self.served_from_index {
+                "; on a core of its own, a task made ready goes in before the task its priority last served (the \
+                 one-core build's ready list index)"
+            } else {
+                ""
+            },
             self.order_from,
             if self.isr_nesting { "nest by priority" } else { "do not nest: a pending ISR waits" },
             self.nesting_from,

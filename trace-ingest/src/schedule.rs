@@ -161,7 +161,9 @@ pub enum Action {
     /// that core; in a recording with ready events, where `target`'s own
     /// release readied it): a replay puts it behind `target` where their
     /// priorities are equal, as a yield does (Linux's wake-up preemption,
-    /// which a fixed-priority replay does not otherwise make).
+    /// which a fixed-priority replay does not otherwise make). `target`
+    /// the task itself: it yielded and the kernel chose it again, nothing
+    /// else of its priority ready there.
     Yield {
         /// The task that took the core.
         target: TaskId,
@@ -455,7 +457,7 @@ impl Schedule {
                 EventKind::PrioritySet if e.peer != NONE => {
                     let priority = e.new_priority().unwrap_or_default();
                     let urgency = trace.urgency(priority);
-                    let before = std::mem::replace(&mut b.urgency[e.peer as usize], Some(urgency));
+                    let before = b.urgency[e.peer as usize].replace(urgency);
                     b.act(t, Action::SetPriority { task: e.peer, priority }, now);
                     if e.peer as usize == t && before.is_some_and(|u| urgency < u) {
                         b.lowering[t] = b.last_action(t);
@@ -964,11 +966,15 @@ impl<'a> Builder<'a> {
         self.recorded_wake(t, core, now);
         if !self.no_ready
             && let Some(left) = self.handoff[core].take()
-            && left.task != t
             && !gap_between(&self.gaps, left.at, now)
         {
             let target = t as TaskId;
-            self.left_to(left, if left.preempted { Action::Yield { target } } else { Action::Next { target } });
+            if left.task != t {
+                self.left_to(left, if left.preempted { Action::Yield { target } } else { Action::Next { target } });
+            } else if left.preempted {
+                // It yielded and the kernel chose it again at once.
+                self.left_to(left, Action::Yield { target });
+            }
         }
         let s = self.state[t];
         if s.in_job && s.blocked {
@@ -1135,13 +1141,14 @@ impl<'a> Builder<'a> {
         };
         if let Some((j, p, a)) = self.lowering[t].take() {
             // The kernel yields as the call that lowered the task's own
-            // priority returns: the rest of the call is its stretch up to
-            // this switch-out, unless it did more after the call.
+            // priority returns (a mutex's give wakes its waiter first):
+            // the lower priority counts from this switch-out.
             let offset = self.offset(t, now);
             if let Some(actions) = self.tasks[t].jobs[j].phases.get_mut(p).map(|p| &mut p.actions)
-                && a + 1 == actions.len()
+                && a < actions.len()
             {
-                actions[a].0 = offset;
+                let (_, action) = actions.remove(a);
+                actions.push((offset, action));
             }
         }
         if self.cores[on].isrs.is_empty() {

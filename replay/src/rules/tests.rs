@@ -1097,3 +1097,58 @@ fn a_task_that_lowers_itself_yields_where_the_recording_shows() {
     assert_eq!(ran(index("S")), [(0, 15), (35, 50)], "{:?}", o.timeline);
     assert_eq!(ran(index("F")), [(15, 35)], "{:?}", o.timeline);
 }
+
+fn ran_on_one_core(r: &Replay, costs: corera_placement::Costs) -> Outcome {
+    let platform = Platform { costs, ..Platform::identical(1) };
+    simulate(r, &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true })
+}
+
+fn segments(o: &Outcome, i: usize) -> Vec<(u64, u64)> {
+    o.timeline.iter().filter(|s| s.task as usize == i).map(|s| (s.start_ns / 1000, s.end_ns / 1000)).collect()
+}
+
+/// FreeRTOS built for one core serves a priority's ready list from its
+/// index: A and B (3) were preempted by R (4), B last, so B is the index;
+/// C, made ready at 45 µs, goes in before B, and runs before it when A
+/// blocks at 60 µs, as recorded. First ready, first served, B ran first.
+#[test]
+fn a_task_made_ready_goes_before_the_task_its_priority_last_served() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 4 R\ntask 2 task 3 A\ntask 3 task 3 B\n\
+         task 4 task 3 C\ntask 9 idle 0 IDLE\n\
+         0 0 rdy 2\n0 0 rdy 3\n0 0 in 2\n20 0 rdy 1\n20 0 out 2 preempt\n20 0 in 1\n30 0 out 1 block\n\
+         30 0 in 3\n40 0 rdy 1\n40 0 out 3 preempt\n40 0 in 1\n45 0 rdy 4\n50 0 out 1 block\n50 0 in 2\n\
+         60 0 out 2 block\n60 0 in 4\n70 0 out 4 block\n70 0 in 3\n80 0 out 3 block\n80 0 in 9\n");
+    let r = Replay::from_trace(&trace, &[]);
+    assert!(r.rules.served_from_index, "{}", r.rules.describe());
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let o = ran_on_one_core(&r, corera_placement::Costs::none());
+    assert_eq!(segments(&o, index("C")), [(60, 70)], "{:?}", o.timeline);
+    assert_eq!(segments(&o, index("B")), [(30, 40), (70, 80)], "{:?}", o.timeline);
+    // FreeRTOS's SMP build serves from the head: on two cores the rule
+    // is not kept.
+    let mut smp = r.clone();
+    smp.set_kernel(&Kernel { preempted_to_back: Some(false), ..Kernel::default() }).unwrap();
+    assert!(!smp.rules.served_from_index);
+}
+
+/// A task that yields and is chosen again at once (nothing else of its
+/// priority ready, the recording with ready events) owes the kernel's
+/// switch back to it: T's job ends at 30 µs as recorded, not 26. Where
+/// the replay has a task of its priority ready at that yield (U, raised
+/// to T's priority), the yield gives it the core, as `taskYIELD` does.
+#[test]
+fn a_yield_answered_with_the_same_task_costs_its_switch() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 T\ntask 2 task 1 U\ntask 9 idle 0 IDLE\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 1\n10 0 out 1 preempt\n14 0 in 1\n30 0 out 1 block\n30 0 in 2\n\
+         40 0 out 2 block\n40 0 in 9\n");
+    let mut r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let (t, u) = (index("T"), index("U"));
+    let costs = corera_placement::Costs { context_switch_ns: Some(4_000), ..corera_placement::Costs::none() };
+    let o = ran_on_one_core(&r, costs.clone());
+    assert_eq!(o.tasks[t].response_max_ns, Some(30_000), "{:?}", o.timeline);
+    assert_eq!(o.tasks[t].context_switch_ns, 4_000);
+    r.tasks[u].urgency = r.tasks[t].urgency;
+    let o = ran_on_one_core(&r, costs);
+    assert_eq!(segments(&o, u), [(10, 24)], "{:?}", o.timeline);
+}

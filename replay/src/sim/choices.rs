@@ -29,6 +29,10 @@ impl Sim<'_> {
     /// way) is yielded to as it is, if `i` still runs the same phase then.
     #[inline(never)]
     pub(super) fn yield_to(&mut self, i: usize, t: usize, now: u64) {
+        if t == i {
+            self.yield_again(i, now);
+            return;
+        }
         match self.state[t] {
             State::Ready => self.switch_for(i, t, now),
             State::Waiting => {
@@ -36,6 +40,31 @@ impl Sim<'_> {
                 self.pend(t, Pending { from: Some((i, self.job[i], self.phase[i])), core });
             }
             _ => {}
+        }
+    }
+
+    /// Running task `i` yields where the recording shows the kernel chose
+    /// it again (nothing else of its priority was ready there): it leaves
+    /// its core to the first ready task of its urgency that may take it,
+    /// as `taskYIELD` does; with none, it goes on, owing the context
+    /// switch the kernel made back to it.
+    fn yield_again(&mut self, i: usize, now: u64) {
+        let State::Running(c) = self.state[i] else { return };
+        let mut rival: Option<usize> = None;
+        for k in 0..self.active.len() {
+            let j = self.active[k] as usize;
+            if self.state[j] == State::Ready
+                && !self.r.tasks[j].isr
+                && self.urgency(j) == self.urgency(i)
+                && rival.is_none_or(|r| (self.queue_place(j), j) < (self.queue_place(r), r))
+                && self.may_take(j, c, now)
+            {
+                rival = Some(j);
+            }
+        }
+        match rival {
+            Some(j) => self.switch_for(i, j, now),
+            None => self.charge_switch(i, self.switch_cost),
         }
     }
 

@@ -100,7 +100,12 @@ impl Flat {
                     let kept = |a: &&(u64, Action)| match a.1 {
                         Action::Send(_) | Action::Receive(_) => queue_calls,
                         Action::Next { .. } => !replay.rules.fixed_priority,
-                        // A yield matters only between equal priorities.
+                        // A yield matters only between equal priorities;
+                        // one the kernel answered with the same task, only
+                        // where the kernel is fixed-priority (`taskYIELD`).
+                        Action::Yield { target } if replay.tasks[target as usize].id == t.id => {
+                            replay.rules.fixed_priority
+                        }
                         Action::Yield { target } => replay.tasks[target as usize].urgency == t.urgency,
                         _ => true,
                     };

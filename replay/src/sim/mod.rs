@@ -50,6 +50,7 @@ mod hook;
 mod objects;
 mod outcome;
 mod policy;
+mod ready_list;
 mod schedule;
 #[cfg(test)]
 mod tests;
@@ -59,6 +60,7 @@ use flat::{DELAYED, Flat, RESELECTED, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, Spans, TaskResult};
 pub use policy::Policy;
+use ready_list::ReadyLists;
 
 /// Simulation settings.
 #[derive(Clone, Debug)]
@@ -214,6 +216,11 @@ struct Sim<'a> {
     /// kernel sends it behind.
     queued: Vec<u64>,
     next_queued: u64,
+    /// FreeRTOS's single-core ready lists, where the kernel serves from
+    /// their index ([`crate::Rules::served_from_index`]): they order
+    /// `queued` among the tasks in them.
+    lists: Option<ReadyLists>,
+    scratch_served: Vec<usize>,
     /// Per core, the task an ISR took it from, while only ISRs ran since.
     interrupted: Vec<Option<usize>>,
     /// Per task, whether it is ready only because an ISR holds its core.
@@ -357,6 +364,11 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         winners: Vec::with_capacity(k),
         queued: vec![0; n],
         next_queued: 0,
+        lists: (replay.rules.served_from_index
+            && replay.rules.preempted_to_back
+            && matches!(setup.policy, Policy::Single | Policy::Amp))
+        .then(|| ReadyLists::new(n)),
+        scratch_served: Vec::new(),
         interrupted: vec![None; k],
         isr_held: vec![false; n],
         handed: vec![false; n],
@@ -486,10 +498,21 @@ impl Sim<'_> {
             // A task made ready joins the back of its priority's queue; a
             // preempted one keeps its place ([`Sim::preempt`]).
             if !matches!(self.state[i], State::Running(_)) {
+                if let Some(lists) = self.lists.as_mut()
+                    && !self.r.tasks[i].isr
+                {
+                    lists.insert(i, (self.home[i].unwrap_or(0), self.inherited[i]));
+                }
                 self.enqueue(i);
             }
         }
         let active = |s: State| matches!(s, State::Ready | State::Running(_));
+        if active(self.state[i])
+            && !active(to)
+            && let Some(lists) = self.lists.as_mut()
+        {
+            lists.remove(i);
+        }
         match (active(self.state[i]), active(to)) {
             (false, true) => {
                 self.active_at[i] = self.active.len() as u32;
@@ -616,16 +639,50 @@ impl Sim<'_> {
     }
 
     /// Task `i`'s place among tasks of its urgency: first ready, first
-    /// served.
+    /// served, or as its ready list serves them.
     #[inline]
     fn queue_place(&self, i: usize) -> u64 {
+        // An interrupt that switched no task left its core's task first:
+        // a ready list's order counts only at the kernel's next selection.
+        if self.lists.is_some() && self.isr_held[i] {
+            return 0;
+        }
         self.queued[i]
     }
 
-    /// Task `i` goes behind every task queued so far.
+    /// Task `i` goes behind every task queued so far; one in a ready list
+    /// served from its index takes its place there.
     fn enqueue(&mut self, i: usize) {
+        if let Some(key) = self.lists.as_ref().and_then(|l| l.of(i)) {
+            let mut served = std::mem::take(&mut self.scratch_served);
+            served.clear();
+            served.extend(self.lists.as_ref().into_iter().flat_map(|l| l.served(key)));
+            for &t in &served {
+                self.queued[t] = self.next_queued;
+                self.next_queued += 1;
+            }
+            self.scratch_served = served;
+            return;
+        }
         self.queued[i] = self.next_queued;
         self.next_queued += 1;
+    }
+
+    /// Task `i`, ready or running, enters the ready list of its core and
+    /// urgency (made ready, or moved there by a priority change), where
+    /// the kernel serves from an index.
+    fn list(&mut self, i: usize) {
+        if self.r.tasks[i].isr || !matches!(self.state[i], State::Ready | State::Running(_)) {
+            return;
+        }
+        let key = (self.home[i].unwrap_or(0), self.inherited[i]);
+        if let Some(lists) = self.lists.as_mut() {
+            if lists.of(i) == Some(key) {
+                return;
+            }
+            lists.insert(i, key);
+            self.enqueue(i);
+        }
     }
 
     /// The busy cores in core order, in the scratch buffer (to be given
@@ -925,7 +982,8 @@ impl Sim<'_> {
                         Action::SetPriority { task, priority } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             let u = i64::from(priority);
-                            if task as usize == i && u < self.base[i] && self.work_to_next(i) == 0 {
+                            let ends_phase = self.work_to_next(i) == 0 && a + 1 >= self.f.action_base[g + 1] as usize;
+                            if task as usize == i && u < self.base[i] && ends_phase {
                                 // It yields on leaving the call, which the
                                 // recording shows as its switch-out: here
                                 // the end of its phase.
@@ -1226,6 +1284,12 @@ impl Sim<'_> {
             self.charge(i, self.s.platform.costs.schedule_ns, |o| &mut o.scheduling_ns);
         }
         self.last_core[i] = Some(core);
+        if let Some(lists) = self.lists.as_mut()
+            && lists.of(i).is_some()
+        {
+            lists.selected(i);
+            self.enqueue(i);
+        }
         let gj = self.global_job(i);
         if let Some(t) = self.job_times.get_mut(gj)
             && t.start == NEVER

@@ -14,6 +14,7 @@ impl Sim<'_> {
             let Some(h) = self.holder[obj as usize].map(|h| h as usize) else { break };
             if self.inherited[h] < u {
                 self.inherited[h] = u;
+                self.list(h);
                 self.dirty = true;
             }
             match self.state[h] {
@@ -37,6 +38,7 @@ impl Sim<'_> {
         }
         if self.inherited[t] != u {
             self.inherited[t] = u;
+            self.list(t);
             self.dirty = true;
         }
     }

@@ -782,8 +782,11 @@ impl Trace {
     /// ([`CrossCoreWake`]; `None` under 5 such wakes): what waking a task
     /// across cores takes on the recorded system (the inter-processor
     /// interrupt, the other core's scheduler), beyond any task's execution.
-    pub fn cross_core_wake(&self) -> Option<CrossCoreWake> {
-        CrossCoreWake::of(self.idle_wakes().1)
+    /// Under a kernel that runs `one_priority_at_a_time` (FreeRTOS SMP's
+    /// default), not those made ready while a more urgent task ran: it
+    /// held them back until it left.
+    pub fn cross_core_wake(&self, one_priority_at_a_time: bool) -> Option<CrossCoreWake> {
+        CrossCoreWake::of(self.idle_wakes(one_priority_at_a_time).1)
     }
 
     /// How long tasks made ready on an idle core took to start there, from
@@ -796,7 +799,7 @@ impl Trace {
     /// switch-out to the next task's switch-in on that core (a hand-off,
     /// no idle loop between) is that path.
     pub fn local_wake(&self) -> Option<CrossCoreWake> {
-        let (local, _, switches) = self.idle_wakes();
+        let (local, _, switches) = self.idle_wakes(false);
         CrossCoreWake::of(if self.records_ready() { local } else { switches })
     }
 
@@ -810,15 +813,16 @@ impl Trace {
         if !self.records_ready() {
             return None;
         }
-        CrossCoreWake::of(self.idle_wakes().2)
+        CrossCoreWake::of(self.idle_wakes(false).2)
     }
 
     /// The delays of tasks made ready while a core idled to their start,
     /// on the core they were made ready on and on another; and the
     /// switches: from a task's switch-out to the next task's switch-in on
     /// its core (no idle loop between, no ISR open then), where the
-    /// recording has ready events only onto a task ready already.
-    fn idle_wakes(&self) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
+    /// recording has ready events only onto a task ready already. With
+    /// `held_back`, no task made ready while a more urgent one ran counts.
+    fn idle_wakes(&self, held_back: bool) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
         // Per core: the task running there (`NONE`: the idle loop or
         // nothing), unknown until a switch is seen; the ISRs open there and
         // when the last one returned.
@@ -861,7 +865,12 @@ impl Trace {
             }
             match e.kind {
                 EventKind::Ready if pending[t].is_none() => {
-                    let idle = running.iter().take(64).enumerate().filter(|(_, r)| **r == Some(NONE));
+                    let urgent = |u: TaskId| match (self.tasks[u as usize].priority, self.tasks[t].priority) {
+                        (Some(a), Some(b)) => self.urgency(a) > self.urgency(b),
+                        _ => false,
+                    };
+                    let held = held_back && running.iter().flatten().any(|&u| u != NONE && urgent(u));
+                    let idle = running.iter().take(64).enumerate().filter(|(_, r)| **r == Some(NONE) && !held);
                     pending[t] = Some((e.time, e.core, idle.fold(0u64, |m, (i, _)| m | 1 << i)));
                 }
                 EventKind::SwitchIn => {

@@ -343,7 +343,7 @@ fn a_task_made_ready_while_switched_out_had_blocked() {
 fn a_cross_core_wake_takes_what_the_recording_shows() {
     corera_testdata::shared_or_skip!("recordings/esp-idf-sysview");
     let p = parse(&["2025-sysview360/heap_log_mcore.svdat"]);
-    let w = p.trace.cross_core_wake().expect("wakes onto an idle core");
+    let w = p.trace.cross_core_wake(false).expect("wakes onto an idle core");
     assert!(w.wakes >= 25, "{w:?}");
     assert!((62_000..=63_000).contains(&w.median_ns), "{w:?}");
     assert!(w.is_steady(), "{w:?}");
