@@ -217,10 +217,9 @@ struct Sim<'a> {
     queued: Vec<u64>,
     next_queued: u64,
     /// FreeRTOS's single-core ready lists, where the kernel serves from
-    /// their index ([`crate::Rules::served_from_index`]): they order
-    /// `queued` among the tasks in them.
+    /// their index ([`crate::Rules::served_from_index`]): `queued` keeps
+    /// the order they serve their tasks in (the index's task last).
     lists: Option<ReadyLists>,
-    scratch_served: Vec<usize>,
     /// Per core, the task an ISR took it from, while only ISRs ran since.
     interrupted: Vec<Option<usize>>,
     /// Per task, whether it is ready only because an ISR holds its core.
@@ -302,6 +301,17 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
     let Where { mask, home, floats } = Where::of(replay, setup, k);
     let costs = &setup.platform.costs;
     let one_at_a_time = k > 1 && !replay.rules.multiple_priorities;
+    let lists = (replay.rules.served_from_index
+        && replay.rules.preempted_to_back
+        && matches!(setup.policy, Policy::Single | Policy::Amp))
+    .then(|| {
+        // The urgencies tasks start at, and those priority changes set.
+        let set = flat.actions.iter().filter_map(|&(_, a)| match a {
+            Action::SetPriority { priority, .. } => Some(i64::from(priority)),
+            _ => None,
+        });
+        ReadyLists::new(n, k, replay.tasks.iter().map(|t| t.urgency).chain(set).collect())
+    });
     let mut sim = Sim {
         r: replay,
         s: setup,
@@ -364,11 +374,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         winners: Vec::with_capacity(k),
         queued: vec![0; n],
         next_queued: 0,
-        lists: (replay.rules.served_from_index
-            && replay.rules.preempted_to_back
-            && matches!(setup.policy, Policy::Single | Policy::Amp))
-        .then(|| ReadyLists::new(n)),
-        scratch_served: Vec::new(),
+        lists,
         interrupted: vec![None; k],
         isr_held: vec![false; n],
         handed: vec![false; n],
@@ -498,12 +504,10 @@ impl Sim<'_> {
             // A task made ready joins the back of its priority's queue; a
             // preempted one keeps its place ([`Sim::preempt`]).
             if !matches!(self.state[i], State::Running(_)) {
-                if let Some(lists) = self.lists.as_mut()
-                    && !self.r.tasks[i].isr
-                {
-                    lists.insert(i, (self.home[i].unwrap_or(0), self.inherited[i]));
-                }
                 self.enqueue(i);
+                if !self.r.tasks[i].isr {
+                    self.insert_in_list(i);
+                }
             }
         }
         let active = |s: State| matches!(s, State::Ready | State::Running(_));
@@ -650,38 +654,34 @@ impl Sim<'_> {
         self.queued[i]
     }
 
-    /// Task `i` goes behind every task queued so far; one in a ready list
-    /// served from its index takes its place there.
+    /// Task `i` goes behind every task queued so far.
     fn enqueue(&mut self, i: usize) {
-        if let Some(key) = self.lists.as_ref().and_then(|l| l.of(i)) {
-            let mut served = std::mem::take(&mut self.scratch_served);
-            served.clear();
-            served.extend(self.lists.as_ref().into_iter().flat_map(|l| l.served(key)));
-            for &t in &served {
-                self.queued[t] = self.next_queued;
-                self.next_queued += 1;
-            }
-            self.scratch_served = served;
-            return;
-        }
         self.queued[i] = self.next_queued;
         self.next_queued += 1;
     }
 
-    /// Task `i`, ready or running, enters the ready list of its core and
-    /// urgency (made ready, or moved there by a priority change), where
-    /// the kernel serves from an index.
+    /// Task `i`, queued last, enters the ready list of its core and
+    /// urgency, where the kernel serves from an index: it goes in before
+    /// the index's task, which stays last.
+    fn insert_in_list(&mut self, i: usize) {
+        let key = (self.home[i].unwrap_or(0), self.inherited[i]);
+        if let Some(lists) = self.lists.as_mut()
+            && let Some(x) = lists.insert(i, key)
+        {
+            self.enqueue(x);
+        }
+    }
+
+    /// Task `i`, ready or running, moves to the ready list of its new
+    /// urgency (a priority change), where the kernel serves from an index.
     fn list(&mut self, i: usize) {
         if self.r.tasks[i].isr || !matches!(self.state[i], State::Ready | State::Running(_)) {
             return;
         }
         let key = (self.home[i].unwrap_or(0), self.inherited[i]);
-        if let Some(lists) = self.lists.as_mut() {
-            if lists.of(i) == Some(key) {
-                return;
-            }
-            lists.insert(i, key);
+        if self.lists.as_ref().is_some_and(|l| !l.is_in(i, key)) {
             self.enqueue(i);
+            self.insert_in_list(i);
         }
     }
 
@@ -1285,7 +1285,7 @@ impl Sim<'_> {
         }
         self.last_core[i] = Some(core);
         if let Some(lists) = self.lists.as_mut()
-            && lists.of(i).is_some()
+            && lists.listed(i)
         {
             lists.selected(i);
             self.enqueue(i);

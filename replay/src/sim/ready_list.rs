@@ -10,8 +10,6 @@
 //! and moves a core's task to the end at each selection instead, which the
 //! replay's first-ready-first order already is.
 
-use std::collections::BTreeMap;
-
 /// One priority's ready list on one core.
 #[derive(Clone, Debug, Default)]
 struct List {
@@ -42,6 +40,7 @@ impl List {
 
     /// Its tasks in the order the kernel serves them: from the one after
     /// the index round to the index.
+    #[cfg(test)]
     fn served(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.order.len();
         let start = self.index.and_then(|x| self.position(x)).map_or(0, |p| p + 1);
@@ -55,48 +54,70 @@ pub(super) type Key = (u16, i64);
 /// The ready lists of every core and priority.
 #[derive(Clone, Debug)]
 pub(super) struct ReadyLists {
-    lists: BTreeMap<Key, List>,
-    /// The list each task is in.
-    of: Vec<Option<Key>>,
+    /// The urgencies a task may take, ascending.
+    levels: Vec<i64>,
+    /// Per core, per level of `levels`.
+    lists: Vec<List>,
+    /// The list (its slot in `lists`) each task is in.
+    of: Vec<Option<u32>>,
 }
 
 impl ReadyLists {
-    pub(super) fn new(n: usize) -> ReadyLists {
-        ReadyLists { lists: BTreeMap::new(), of: vec![None; n] }
+    /// For `n` tasks on `cores`, at the urgencies of `levels` (any order).
+    pub(super) fn new(n: usize, cores: usize, mut levels: Vec<i64>) -> ReadyLists {
+        levels.sort_unstable();
+        levels.dedup();
+        let lists = vec![List::default(); cores.max(1) * levels.len().max(1)];
+        ReadyLists { levels, lists, of: vec![None; n] }
     }
 
-    /// The list task `t` is in.
-    pub(super) fn of(&self, t: usize) -> Option<Key> {
-        self.of[t]
+    fn slot(&self, (core, urgency): Key) -> Option<u32> {
+        let level = self.levels.binary_search(&urgency).ok()?;
+        let slot = usize::from(core) * self.levels.len() + level;
+        (slot < self.lists.len()).then_some(slot as u32)
+    }
+
+    /// Whether task `t` is in list `key`.
+    pub(super) fn is_in(&self, t: usize, key: Key) -> bool {
+        self.of[t].is_some() && self.of[t] == self.slot(key)
+    }
+
+    /// Whether task `t` is in a list.
+    pub(super) fn listed(&self, t: usize) -> bool {
+        self.of[t].is_some()
     }
 
     /// Task `t` is made ready into list `key` (or moved there from its
-    /// list, as a priority change moves it).
-    pub(super) fn insert(&mut self, t: usize, key: Key) {
+    /// list, as a priority change moves it); returns the index's task,
+    /// which stays served last. An urgency no task was given (none
+    /// expected) leaves it out of every list.
+    pub(super) fn insert(&mut self, t: usize, key: Key) -> Option<usize> {
         self.remove(t);
-        self.lists.entry(key).or_default().insert(t);
-        self.of[t] = Some(key);
+        let slot = self.slot(key)?;
+        let list = &mut self.lists[slot as usize];
+        list.insert(t);
+        self.of[t] = Some(slot);
+        list.index.filter(|&x| x != t)
     }
 
     /// Task `t` leaves its list (blocks, finishes).
     pub(super) fn remove(&mut self, t: usize) {
-        if let Some(key) = self.of[t].take()
-            && let Some(list) = self.lists.get_mut(&key)
-        {
-            list.remove(t);
+        if let Some(slot) = self.of[t].take() {
+            self.lists[slot as usize].remove(t);
         }
     }
 
     /// The kernel runs task `t`: its list's index moves to it.
     pub(super) fn selected(&mut self, t: usize) {
-        if let Some(list) = self.of[t].and_then(|key| self.lists.get_mut(&key)) {
-            list.index = Some(t);
+        if let Some(slot) = self.of[t] {
+            self.lists[slot as usize].index = Some(t);
         }
     }
 
     /// The tasks of list `key` in the order the kernel serves them.
-    pub(super) fn served(&self, key: Key) -> impl Iterator<Item = usize> + '_ {
-        self.lists.get(&key).into_iter().flat_map(List::served)
+    #[cfg(test)]
+    fn served(&self, key: Key) -> impl Iterator<Item = usize> + '_ {
+        self.slot(key).into_iter().flat_map(|s| self.lists[s as usize].served())
     }
 }
 
@@ -112,7 +133,7 @@ mod tests {
     /// moves to it); D made ready goes in before B, so B stays last.
     #[test]
     fn a_task_made_ready_goes_before_the_one_last_served() {
-        let mut l = ReadyLists::new(4);
+        let mut l = ReadyLists::new(4, 1, vec![3]);
         for t in [0, 1, 2] {
             l.insert(t, (0, 3));
         }
@@ -129,7 +150,7 @@ mod tests {
     /// made ready goes last.
     #[test]
     fn the_index_leaving_moves_it_back_one() {
-        let mut l = ReadyLists::new(4);
+        let mut l = ReadyLists::new(4, 1, vec![3]);
         for t in [0, 1, 2] {
             l.insert(t, (0, 3));
         }
