@@ -1048,20 +1048,9 @@ fn a_task_the_kernel_chose_again_at_once_keeps_its_core_through_the_switch() {
     let r = Replay::from_trace(&trace, &[]);
     let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
     let (hi, lo) = (index("Hi"), index("Lo"));
-    let platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(1) };
-    let o = simulate(
-        &r,
-        &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true },
-    );
-    let ran = |i: usize| {
-        o.timeline
-            .iter()
-            .filter(|s| s.task as usize == i)
-            .map(|s| (s.start_ns / 1000, s.end_ns / 1000))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(ran(lo), [(0, 10), (50, 60)], "{:?}", o.timeline);
-    assert_eq!(ran(hi), [(10, 30), (30, 50)], "{:?}", o.timeline);
+    let o = ran_on_one_core(&r, corera_placement::Costs::none());
+    assert_eq!(segments(&o, lo), [(0, 10), (50, 60)], "{:?}", o.timeline);
+    assert_eq!(segments(&o, hi), [(10, 30), (30, 50)], "{:?}", o.timeline);
     let h = &o.tasks[hi];
     assert_eq!((h.context_switch_ns, h.running_ns - h.overhead_ns), (3_000, 37_000));
     assert_eq!(h.response_max_ns, Some(20_000), "its first job: 10 to 30 µs; its second 33 to 50");
@@ -1082,20 +1071,9 @@ fn a_task_that_lowers_itself_yields_where_the_recording_shows() {
          35 0 out 2 block\n35 0 in 1\n50 0 out 1 block\n50 0 in 9\n");
     let r = Replay::from_trace(&trace, &[]);
     let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
-    let platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(1) };
-    let o = simulate(
-        &r,
-        &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: true },
-    );
-    let ran = |i: usize| {
-        o.timeline
-            .iter()
-            .filter(|s| s.task as usize == i)
-            .map(|s| (s.start_ns / 1000, s.end_ns / 1000))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(ran(index("S")), [(0, 15), (35, 50)], "{:?}", o.timeline);
-    assert_eq!(ran(index("F")), [(15, 35)], "{:?}", o.timeline);
+    let o = ran_on_one_core(&r, corera_placement::Costs::none());
+    assert_eq!(segments(&o, index("S")), [(0, 15), (35, 50)], "{:?}", o.timeline);
+    assert_eq!(segments(&o, index("F")), [(15, 35)], "{:?}", o.timeline);
 }
 
 fn ran_on_one_core(r: &Replay, costs: corera_placement::Costs) -> Outcome {
