@@ -50,21 +50,8 @@ impl Sim<'_> {
     /// switch the kernel made back to it.
     fn yield_again(&mut self, i: usize, now: u64) {
         let State::Running(c) = self.state[i] else { return };
-        let mut rival: Option<usize> = None;
-        for k in 0..self.active.len() {
-            let j = self.active[k] as usize;
-            if self.state[j] == State::Ready
-                && !self.r.tasks[j].isr
-                && self.urgency(j) == self.urgency(i)
-                && rival.is_none_or(|r| (self.queue_place(j), j) < (self.queue_place(r), r))
-                && self.may_take(j, c, now)
-            {
-                rival = Some(j);
-            }
-        }
-        match rival {
-            Some(j) => self.switch_for(i, j, now),
-            None => self.charge_switch(i, self.switch_cost),
+        if !self.goes_behind_equals(i, c, now) {
+            self.charge_switch(i, self.switch_cost);
         }
     }
 

@@ -301,10 +301,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
     let Where { mask, home, floats } = Where::of(replay, setup, k);
     let costs = &setup.platform.costs;
     let one_at_a_time = k > 1 && !replay.rules.multiple_priorities;
-    let lists = (replay.rules.served_from_index
-        && replay.rules.preempted_to_back
-        && matches!(setup.policy, Policy::Single | Policy::Amp))
-    .then(|| {
+    let lists = (replay.rules.served_from_index && matches!(setup.policy, Policy::Single | Policy::Amp)).then(|| {
         // The urgencies tasks start at, and those priority changes set.
         let set = flat.actions.iter().filter_map(|&(_, a)| match a {
             Action::SetPriority { priority, .. } => Some(i64::from(priority)),
@@ -646,11 +643,6 @@ impl Sim<'_> {
     /// served, or as its ready list serves them.
     #[inline]
     fn queue_place(&self, i: usize) -> u64 {
-        // An interrupt that switched no task left its core's task first:
-        // a ready list's order counts only at the kernel's next selection.
-        if self.lists.is_some() && self.isr_held[i] {
-            return 0;
-        }
         self.queued[i]
     }
 
@@ -662,11 +654,15 @@ impl Sim<'_> {
 
     /// Task `i`, queued last, enters the ready list of its core and
     /// urgency, where the kernel serves from an index: it goes in before
-    /// the index's task, which stays last.
+    /// the index's task, which stays last. That task, where it still holds
+    /// its core (running, or under an interrupt that switched no task),
+    /// goes last as it leaves the core ([`Sim::preempt`]).
     fn insert_in_list(&mut self, i: usize) {
         let key = (self.home[i].unwrap_or(0), self.inherited[i]);
         if let Some(lists) = self.lists.as_mut()
             && let Some(x) = lists.insert(i, key)
+            && self.state[x] == State::Ready
+            && !self.isr_held[x]
         {
             self.enqueue(x);
         }
@@ -674,7 +670,7 @@ impl Sim<'_> {
 
     /// Task `i`, ready or running, moves to the ready list of its new
     /// urgency (a priority change), where the kernel serves from an index.
-    fn list(&mut self, i: usize) {
+    fn relist(&mut self, i: usize) {
         if self.r.tasks[i].isr || !matches!(self.state[i], State::Ready | State::Running(_)) {
             return;
         }

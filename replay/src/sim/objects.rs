@@ -14,7 +14,7 @@ impl Sim<'_> {
             let Some(h) = self.holder[obj as usize].map(|h| h as usize) else { break };
             if self.inherited[h] < u {
                 self.inherited[h] = u;
-                self.list(h);
+                self.relist(h);
                 self.dirty = true;
             }
             match self.state[h] {
@@ -38,7 +38,7 @@ impl Sim<'_> {
         }
         if self.inherited[t] != u {
             self.inherited[t] = u;
-            self.list(t);
+            self.relist(t);
             self.dirty = true;
         }
     }

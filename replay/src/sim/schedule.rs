@@ -12,26 +12,33 @@ impl Sim<'_> {
         for &c in &cores {
             let c = c as u16;
             let i = self.running[usize::from(c)].expect("a busy core runs a task");
-            if self.r.tasks[i].isr {
-                continue;
-            }
-            let rival = self.active.iter().map(|&j| j as usize).any(|j| {
-                self.state[j] == State::Ready
-                    && !self.r.tasks[j].isr
-                    && self.inherited[j] == self.inherited[i]
-                    && match self.home[j] {
-                        Some(h) => h == c,
-                        None => self.mask[j].as_ref().is_none_or(|m| m.contains(c)),
-                    }
-            });
-            if rival {
-                self.stop(i, now);
-                self.tell(|h| h.switched_out(now, c, i, Out::Preempted));
-                self.enqueue(i);
-                self.dirty = true;
+            if !self.r.tasks[i].isr {
+                self.goes_behind_equals(i, c, now);
             }
         }
         self.scratch_cores = cores;
+    }
+
+    /// Running task `i` on core `c` goes behind the ready tasks of its
+    /// urgency that may take `c`, if there is one (returned): the kernel's
+    /// round robin among equals, at a tick or a yield.
+    pub(super) fn goes_behind_equals(&mut self, i: usize, c: u16, now: u64) -> bool {
+        let rival = self.active.iter().map(|&j| j as usize).any(|j| {
+            self.state[j] == State::Ready
+                && !self.r.tasks[j].isr
+                && self.inherited[j] == self.inherited[i]
+                && match self.home[j] {
+                    Some(h) => h == c,
+                    None => self.mask[j].as_ref().is_none_or(|m| m.contains(c)),
+                }
+        });
+        if rival {
+            self.stop(i, now);
+            self.tell(|h| h.switched_out(now, c, i, Out::Preempted));
+            self.enqueue(i);
+            self.dirty = true;
+        }
+        rival
     }
 
     /// Running task `i` loses its core to `by` (none: to nothing it may
