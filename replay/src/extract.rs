@@ -189,8 +189,10 @@ impl Replay {
                     j.finish_ns = j.finish_ns.map(covered);
                 }
                 for phase in jobs.iter_mut().flat_map(|j| j.phases.iter_mut()) {
-                    if let Release::Timer(at) | Release::Delay { at, .. } | Release::Reselected { at, .. } =
-                        &mut phase.release
+                    if let Release::Timer(at)
+                    | Release::Delay { at, .. }
+                    | Release::Reselected { at, .. }
+                    | Release::Period { at, .. } = &mut phase.release
                     {
                         *at = covered(*at);
                     }

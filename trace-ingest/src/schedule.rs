@@ -47,7 +47,11 @@
 //!   a task whose timer releases count a steady number of ticks from its
 //!   own block, more steadily than from its previous timer release, waits
 //!   delays, not a period: those become [`Release::Delay`]s too
-//!   (`delays_from_timers`).
+//!   (`delays_from_timers`); of the others, a task whose timer releases
+//!   come a steady number of ticks after the release of its previous job
+//!   counts a period from it, which moves with it in a replay where
+//!   another task's signal started the series ([`Release::Period`],
+//!   `periods_from_timers`).
 //! - The scheduler start: on each core the first switch-in (of a task or
 //!   the idle loop) starts the scheduler, unless a switch-out came first
 //!   (the trace began with the system running). A job made ready there
@@ -120,6 +124,19 @@ pub enum Release {
         at: u64,
         /// The switch, from its switch-out to its switch-in.
         switch_ns: u64,
+    },
+    /// A kernel timer the task set from its own previous release: the
+    /// tick made it ready `after_ns` after the release of its previous
+    /// job, which another task caused (or which was itself so timed).
+    /// `vTaskDelayUntil` counts its period from the previous wake, and a
+    /// task started by another counts from that start: a replay releases
+    /// it `after_ns` after the replayed release of the previous job, so
+    /// that the series moves with what started it.
+    Period {
+        /// The recorded release, ns from the trace start.
+        at: u64,
+        /// Its distance from the release of the task's previous job.
+        after_ns: u64,
     },
 }
 
@@ -578,6 +595,51 @@ fn delays_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
     }
     for (k, at, end) in delayed {
         task.jobs[k].phases[0].release = Release::Delay { at, after_ns: at - end };
+    }
+}
+
+/// A task whose timer releases come a steady number of kernel ticks after
+/// the release of its previous job counts a period from its own wake
+/// (`vTaskDelayUntil`, a timer the task starts): where such a series
+/// follows a release that moves in a replay (another task's signal, a
+/// delay), its jobs become [`Release::Period`]s, which a replay counts from
+/// the replayed release of the previous job, so that the series moves with
+/// its start; one that starts at a recorded time stays where recorded.
+/// Steady: the most common count explains nine in ten of them, two at
+/// least. Only where the trace records its tick (what such a timer counts).
+fn periods_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
+    let ticks = |from: u64, to: u64| tick.count_between(start + from, start + to);
+    let timed: Vec<(usize, u64, u64)> = (1..task.jobs.len())
+        .filter_map(|k| match task.jobs[k].phases[0].release {
+            Release::Timer(at) if at >= task.jobs[k - 1].release_ns => Some((k, at, task.jobs[k - 1].release_ns)),
+            _ => None,
+        })
+        .collect();
+    let mut counts: Vec<u64> = timed.iter().map(|&(_, at, from)| ticks(from, at)).collect();
+    counts.sort_unstable();
+    let Some(period) = counts.chunk_by(|a, b| a == b).max_by_key(|c| (c.len(), std::cmp::Reverse(c[0]))) else {
+        return;
+    };
+    let (period, n) = (period[0], period.len());
+    if period == 0 || n < 2 || n * 10 < timed.len() * 9 {
+        return;
+    }
+    // A series moves from a release that does (a signal, a delay); one
+    // that starts at a recorded time stays where recorded.
+    let steady: Vec<(usize, u64, u64)> = timed.into_iter().filter(|&(_, at, from)| ticks(from, at) == period).collect();
+    let mut moves = false;
+    let mut steady = steady.into_iter().peekable();
+    for k in 1..task.jobs.len() {
+        let previous = &task.jobs[k - 1].phases[0].release;
+        let counted = steady.next_if(|&(j, ..)| j == k);
+        moves = match (counted, previous) {
+            (Some(_), Release::Timer(_)) => moves,
+            (Some(_), _) => true,
+            (None, _) => false,
+        };
+        if let Some((_, at, from)) = counted.filter(|_| moves) {
+            task.jobs[k].phases[0].release = Release::Period { at, after_ns: at - from };
+        }
     }
 }
 
@@ -1321,6 +1383,7 @@ impl<'a> Builder<'a> {
         if let Some(tick) = self.trace.tick.as_ref().filter(|t| t.period_ns > 0) {
             for task in &mut self.tasks {
                 delays_from_timers(task, tick, self.start);
+                periods_from_timers(task, tick, self.start);
             }
         }
         let end = self.trace.duration();

@@ -1130,3 +1130,56 @@ fn a_yield_answered_with_the_same_task_costs_its_switch() {
     let o = ran_on_one_core(&r, costs);
     assert_eq!(segments(&o, u), [(10, 24)], "{:?}", o.timeline);
 }
+
+/// R creates T at 500 µs and blocks at 600; T then waits two ticks at a
+/// time from its own previous wake (`vTaskDelayUntil`), readied by the
+/// tick at 2, 4 and 6 ms (times below from the trace's start at 1 µs).
+/// Its period counts from the release R caused: where R creates it a
+/// millisecond later, each of its wakes comes a millisecond later too,
+/// not at the recorded times.
+#[test]
+fn a_period_counted_from_a_release_moves_with_it() {
+    let mut text = String::from(
+        "#timeScale us\n\
+         1,Core_0,0,T,[0/0001]R,0,preempt,create pri:3\n\
+         1,Core_0,0,STI,task,0,trigger,resume R[1]\n\
+         1,Core_0,0,T,[0/0002]IDLE,0,preempt,create pri:0\n\
+         10,Core_0,0,T,[0/0001]R,0,resume,\n\
+         500,Core_0,0,T,[0/0003]T,0,preempt,create pri:2\n\
+         500,Core_0,0,STI,task,0,trigger,resume T[3]\n\
+         600,Core_0,0,T,[0/0001]R,0,preempt,\n\
+         605,Core_0,0,T,[0/0003]T,0,resume,\n\
+         625,Core_0,0,T,[0/0003]T,0,preempt,\n\
+         630,Core_0,0,T,[0/0002]IDLE,0,resume,\n",
+    );
+    for ms in 1..=7 {
+        let at = ms * 1000;
+        text += &format!("{at},Core_0,0,STI,TICK,0,trigger,{ms}\n");
+        if ms % 2 == 0 && ms < 7 {
+            text += &format!(
+                "{},Core_0,0,STI,task,0,trigger,resume T[3]\n{},Core_0,0,T,[0/0002]IDLE,0,preempt,\n\
+                 {},Core_0,0,T,[0/0003]T,0,resume,\n{},Core_0,0,T,[0/0003]T,0,preempt,\n\
+                 {},Core_0,0,T,[0/0002]IDLE,0,resume,\n",
+                at + 1,
+                at + 3,
+                at + 5,
+                at + 25,
+                at + 28
+            );
+        }
+    }
+    let trace = read(&mut text.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("t.btf")).unwrap().trace;
+    let mut r = Replay::from_trace(&trace, &[]);
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let (ri, ti) = (index("R"), index("T"));
+    let starts = |o: &Outcome| segments(o, ti).iter().map(|s| s.0).collect::<Vec<_>>();
+    let costs = || corera_placement::Costs { context_switch_ns: Some(0), ..corera_placement::Costs::none() };
+    assert_eq!(starts(&ran_on_one_core(&r, costs())), [599, 2004, 4004, 6004], "as recorded");
+    // R does a millisecond more work before it creates T.
+    let phase = &mut r.tasks[ri].jobs[0].phases[0];
+    phase.exec_ns += 1_000_000;
+    for (offset, _) in &mut phase.actions {
+        *offset += 1_000_000;
+    }
+    assert_eq!(starts(&ran_on_one_core(&r, costs())), [1599, 3004, 5004, 7004]);
+}

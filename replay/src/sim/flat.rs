@@ -13,6 +13,10 @@ pub(super) const DELAYED: u64 = u64::MAX - 1;
 /// owes the switch ([`Flat::delay`]; [`Release::Reselected`]), in
 /// [`Flat::release`].
 pub(super) const RESELECTED: u64 = u64::MAX - 2;
+/// A job released a period after the replayed release of the task's
+/// previous job ([`Flat::delay`]; [`Release::Period`]), in
+/// [`Flat::release`].
+pub(super) const PERIODIC: u64 = u64::MAX - 3;
 /// A phase whose wake the recording does not show, in [`Flat::local_wake`]
 /// and [`Flat::cross_wake`].
 pub(super) const NO_WAKE: u64 = u64::MAX;
@@ -30,11 +34,11 @@ pub(super) struct Flat {
     /// Per global job, whether its response counts: it spans no gap of
     /// the recording (the recording's figures leave it out too).
     pub(super) job_counted: Vec<bool>,
-    /// Per phase, its timer release (ns), [`SIGNALLED`], [`DELAYED`] or
-    /// [`RESELECTED`].
+    /// Per phase, its timer release (ns), [`SIGNALLED`], [`DELAYED`],
+    /// [`RESELECTED`] or [`PERIODIC`].
     pub(super) release: Vec<u64>,
     /// Per phase released [`DELAYED`], the delay (ns); [`RESELECTED`], the
-    /// switch; 0 for the others.
+    /// switch; [`PERIODIC`], the period; 0 for the others.
     pub(super) delay: Vec<u64>,
     /// Per phase, its wake as recorded ([`RecordedWake`](corera_trace_ingest::RecordedWake)) from a task on
     /// its own core (or a timer), else [`NO_WAKE`].
@@ -82,14 +86,16 @@ impl Flat {
                 f.job_counted.push(!j.spans_gap);
                 for p in &j.phases {
                     f.release.push(match p.release {
-                        Release::Timer(at) => at.min(RESELECTED - 1),
+                        Release::Timer(at) => at.min(PERIODIC - 1),
                         Release::Signal { .. } => SIGNALLED,
                         Release::Delay { .. } => DELAYED,
                         Release::Reselected { .. } => RESELECTED,
+                        Release::Period { .. } => PERIODIC,
                     });
                     f.delay.push(match p.release {
                         Release::Delay { after_ns, .. } => after_ns,
                         Release::Reselected { switch_ns, .. } => switch_ns,
+                        Release::Period { after_ns, .. } => after_ns,
                         _ => 0,
                     });
                     let wake = |across| p.wake.filter(|w| w.across == across).map_or(NO_WAKE, |w| w.ns);

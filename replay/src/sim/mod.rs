@@ -56,7 +56,7 @@ mod schedule;
 mod tests;
 
 use choices::Pending;
-use flat::{DELAYED, Flat, RESELECTED, SIGNALLED};
+use flat::{DELAYED, Flat, PERIODIC, RESELECTED, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, Spans, TaskResult};
 pub use policy::Policy;
@@ -121,6 +121,9 @@ struct Sim<'a> {
     wait_from: Vec<u64>,
     /// Release time of the current job.
     job_release: Vec<u64>,
+    /// Per task, the release of its latest finished job: where a
+    /// [`PERIODIC`] release counts from.
+    period_from: Vec<u64>,
     /// Fired signal times (arrival, after the cross-core latency) by
     /// global phase id.
     fired: Vec<u64>,
@@ -327,6 +330,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         mask,
         wait_from: vec![0; n],
         job_release: vec![0; n],
+        period_from: vec![0; n],
         fired: vec![NOT_FIRED; total],
         sent: vec![NOT_FIRED; total],
         made_ready: vec![NOT_FIRED; total],
@@ -587,7 +591,8 @@ impl Sim<'_> {
         }
     }
 
-    /// When timed phase `g` of task `i` is released: its recorded time, or
+    /// When timed phase `g` of task `i` is released: its recorded time, its
+    /// period after the replayed release of the task's previous job, or
     /// its delay after the end of the task's previous phase (for a phase
     /// ready throughout, where the switch back to it ends: its response
     /// counts from there, as recorded).
@@ -595,6 +600,7 @@ impl Sim<'_> {
     fn timer_release(&self, i: usize, g: usize) -> u64 {
         match self.f.release[g] {
             DELAYED | RESELECTED => self.wait_from[i].saturating_add(self.f.delay[g]),
+            PERIODIC => self.period_from[i].saturating_add(self.f.delay[g]),
             at => at,
         }
     }
@@ -1019,6 +1025,7 @@ impl Sim<'_> {
                     }
                     self.phase[i] = 0;
                     self.job[i] += 1;
+                    self.period_from[i] = self.job_release[i];
                     if self.s.policy == Policy::SmpLeastLoaded && !self.r.tasks[i].isr {
                         self.home[i] = None;
                     }
