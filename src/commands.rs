@@ -470,6 +470,7 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
             placement,
             outcome: o,
             rules: Some(workload.rules.clone()),
+            releases_from_switches: !p.parsed.trace.records_ready(),
         }));
     }
     let cost = matches!(policy, Policy::Amp | Policy::Masks).then(|| {
@@ -483,6 +484,7 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         placement: cost.as_ref().map(|c| (c, !p.platform.is_uniform())),
         rules: &workload.rules,
         chains: &chains,
+        releases_from_switches: !p.parsed.trace.records_ready(),
     });
     stdout(text.as_bytes())
 }

@@ -23,6 +23,9 @@ pub struct SimulateRun<'a> {
     pub rules: &'a Rules,
     /// The chains it measured.
     pub chains: &'a [ChainRecord],
+    /// The recording has no ready events: its releases were read from the
+    /// switches ([`crate::records::PREDICTION_CAUTION`]).
+    pub releases_from_switches: bool,
 }
 
 /// The text `simulate` prints for `run`.
@@ -98,7 +101,28 @@ pub fn simulate_text(run: &SimulateRun<'_>) -> String {
         text.push_str(&crate::deadlock_note(&format!("{} times", o.deadlocks)));
         text.push('\n');
     }
+    if let Some(caution) = prediction_caution(run) {
+        text.push_str(&format!("releases: {caution}\n"));
+    }
     text.push_str(&format!("kernel: {}\n", run.rules.describe()));
     text.push_str(&crate::chains_text(run.chains, &[(o.policy.label(), o.chains.as_slice())]));
     text
+}
+
+/// On several cores, from a recording whose releases were read from the
+/// switches: what the replay can show, and the cores that ran nothing.
+fn prediction_caution(run: &SimulateRun<'_>) -> Option<String> {
+    let o = run.outcome;
+    if !run.releases_from_switches || o.cores < 2 {
+        return None;
+    }
+    let idle: Vec<String> =
+        (0..o.core_busy_ns.len()).filter(|&c| o.core_busy_ns[c] == 0).map(|c| c.to_string()).collect();
+    let mut text = crate::records::PREDICTION_CAUTION.to_string();
+    match idle.len() {
+        0 => {}
+        1 => text.push_str(&format!(" (here core {} ran nothing)", idle[0])),
+        _ => text.push_str(&format!(" (here cores {} ran nothing)", idle.join(", "))),
+    }
+    Some(text)
 }

@@ -392,7 +392,9 @@ fn as_recorded_charges_the_lower_quartile_of_a_spread_dispatch_delay() {
 /// logger's stock hooks write them) has its releases read from the
 /// switches: `simulate --as-recorded`, its JSON record, `analyze`'s
 /// fidelity line and its caution say the recorded READY and responses
-/// are lower bounds; a recording with ready events says nothing of it.
+/// are lower bounds, and a prediction on several cores that it runs side
+/// by side only what the recording did; a recording with ready events says
+/// nothing of it.
 #[test]
 fn a_recording_without_ready_events_says_its_releases_are_read_from_the_switches() {
     let dir = tempfile::tempdir().unwrap();
@@ -426,9 +428,30 @@ fn a_recording_without_ready_events_says_its_releases_are_read_from_the_switches
             "releases read from the switches (no ready events): recorded READY and responses are lower bounds",
         ))
         .stdout(predicate::str::contains("caution: the recording has no ready events"));
+    // A prediction says what it cannot show: B, handed the core as A
+    // left, runs after A on two cores as on one, and core 1 runs nothing.
+    let predicted = |trace: &std::path::Path, json: bool| {
+        let mut cmd = corera();
+        cmd.arg("simulate").arg(trace).args(["-q", "--policy", "smp", "--cores", "2"]);
+        if json {
+            cmd.arg("--json");
+        }
+        String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+    };
+    let text = predicted(&stock, false);
+    assert!(text.contains("releases: the recording has no ready events"), "{text}");
+    assert!(text.contains("a job is released no earlier than the recording started it"), "{text}");
+    assert!(text.contains("(here core 1 ran nothing)"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&predicted(&stock, true)).unwrap();
+    assert_eq!(json["releases_from_switches"], true);
+    let single = corera().arg("simulate").arg(&stock).args(["-q", "--policy", "single"]).assert().success();
+    single.stdout(predicate::str::contains("releases:").not());
     let readies = wakes_log(dir.path(), "freertos", &[7; 5]);
     assert!(as_recorded_json(&readies, &[]).get("releases_from_switches").is_none());
     as_recorded(&readies).stdout(predicate::str::contains("releases:").not());
+    assert!(!predicted(&readies, false).contains("releases:"));
+    let json: serde_json::Value = serde_json::from_str(&predicted(&readies, true)).unwrap();
+    assert!(json.get("releases_from_switches").is_none());
 }
 
 /// `tests/data/log/context-switches.log`, whose switches from A to B take

@@ -156,6 +156,11 @@ pub struct SimulateRecord {
     /// The kernel's rules the replay kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Rules>,
+    /// The recording has no ready events: its releases were read from the
+    /// switches, so a replay on several cores runs side by side only what
+    /// the recording did ([`crate::records::PREDICTION_CAUTION`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub releases_from_switches: bool,
 }
 
 /// One value of a swept cost.
