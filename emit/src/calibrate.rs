@@ -1,6 +1,7 @@
 //! `corera calibrate`'s table: per task kind, the recorded mean response
-//! against the replay before and after the fit, the makespan, the fitted
-//! costs and whether the fit is good enough to predict with.
+//! and jobs against the replay before and after the fit, the makespan, the
+//! fitted costs, whether the fit is good enough to predict with, and the
+//! kinds the replay cut into other jobs.
 
 use std::fmt::Write as _;
 
@@ -18,20 +19,22 @@ pub fn calibrate_text(r: &CalibrateRecord) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<16} {:>9} {:>12} {:>12} {:>8} {:>12} {:>8}",
-        "kind", "instances", "recorded µs", "before µs", "err", "after µs", "err"
+        "{:<16} {:>9} {:>12} {:>6} {:>12} {:>8} {:>12} {:>8} {:>6}",
+        "kind", "instances", "recorded µs", "jobs", "before µs", "err", "after µs", "err", "jobs"
     );
     for (b, a) in r.before.kinds.iter().zip(&r.after.kinds) {
         let _ = writeln!(
             s,
-            "{:<16} {:>9} {:>12} {:>12} {:>8} {:>12} {:>8}",
+            "{:<16} {:>9} {:>12} {:>6} {:>12} {:>8} {:>12} {:>8} {:>6}",
             b.kind,
             b.instances,
             micros(b.recorded_ns),
+            b.recorded_jobs,
             micros(b.predicted_ns),
             error(b),
             micros(a.predicted_ns),
-            error(a)
+            error(a),
+            a.predicted_jobs
         );
     }
     let _ = writeln!(s);
@@ -54,6 +57,9 @@ pub fn calibrate_text(r: &CalibrateRecord) -> String {
     } else {
         let _ = writeln!(s, "{}", poor(&r.after));
     }
+    if let Some(line) = cut_otherwise(&r.after) {
+        let _ = writeln!(s, "{line}");
+    }
     if !r.releases_from_switches.is_empty() {
         let _ =
             writeln!(s, "releases of {}: {}", r.releases_from_switches.join(" and "), crate::records::RELEASES_CAUTION);
@@ -75,6 +81,30 @@ fn poor(c: &Comparison) -> String {
         100.0 * GOOD_MAKESPAN,
         worst.join(", ")
     )
+}
+
+/// The kinds the fitted replay cut into other jobs than the recording
+/// did, with their summed response: the replay blocked at other points,
+/// so their means compare jobs of other lengths.
+fn cut_otherwise(c: &Comparison) -> Option<String> {
+    let rows: Vec<String> = c
+        .kinds
+        .iter()
+        .filter(|k| k.cut_otherwise())
+        .map(|k| {
+            let summed =
+                k.summed_error().map_or_else(String::new, |e| format!(", summed response {:+.0} %", 100.0 * e));
+            format!("{} {} → {}{summed}", k.kind, k.recorded_jobs, k.predicted_jobs)
+        })
+        .collect();
+    (!rows.is_empty()).then(|| {
+        format!(
+            "jobs cut otherwise (recorded → replayed): {}: the replay blocks at other points than the recording, so \
+             these kinds' mean responses compare jobs of other lengths; the summed response says how far their time \
+             is",
+            rows.join("; ")
+        )
+    })
 }
 
 fn micros(ns: Option<f64>) -> String {

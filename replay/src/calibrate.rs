@@ -124,6 +124,12 @@ pub struct KindRow {
     /// Mean response over the replay's jobs, ns (`None`: none in the
     /// replay, or none finished).
     pub predicted_ns: Option<f64>,
+    /// The recording's jobs with a response.
+    #[serde(default)]
+    pub recorded_jobs: u64,
+    /// The replay's, cut as a recorder of it would have cut them.
+    #[serde(default)]
+    pub predicted_jobs: u64,
 }
 
 impl KindRow {
@@ -131,6 +137,25 @@ impl KindRow {
     pub fn error(&self) -> Option<f64> {
         match (self.predicted_ns, self.recorded_ns) {
             (Some(p), Some(r)) if r > 0.0 => Some(p / r - 1.0),
+            _ => None,
+        }
+    }
+
+    /// Whether the replay cut the kind into more than 10 % more or fewer
+    /// jobs than recorded: it blocked at other points, so the two means
+    /// are of jobs of other lengths.
+    pub fn cut_otherwise(&self) -> bool {
+        let (r, p) = (self.recorded_jobs, self.predicted_jobs);
+        r > 0 && p > 0 && p.abs_diff(r) * 10 > r
+    }
+
+    /// The summed response of the replay's jobs against the recording's
+    /// (+0.1: 10 % longer), where both have jobs.
+    pub fn summed_error(&self) -> Option<f64> {
+        match (self.predicted_ns, self.recorded_ns) {
+            (Some(p), Some(r)) if r > 0.0 && self.recorded_jobs > 0 => {
+                Some(p * self.predicted_jobs as f64 / (r * self.recorded_jobs as f64) - 1.0)
+            }
             _ => None,
         }
     }
@@ -159,6 +184,8 @@ impl Comparison {
                 instances,
                 recorded_ns: (jobs > 0).then(|| sum / jobs as f64),
                 predicted_ns: predicted.get(kind.as_str()).filter(|p| p.2 > 0).map(|p| p.1 / p.2 as f64),
+                recorded_jobs: jobs,
+                predicted_jobs: predicted.get(kind.as_str()).map_or(0, |p| p.2),
             })
             .collect();
         Comparison { kinds, recorded_makespan_ns: reference.makespan_ns, predicted_makespan_ns: outcome.makespan_ns }

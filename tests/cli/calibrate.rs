@@ -8,9 +8,10 @@ use crate::{corera, shared};
 
 /// On the shared pair (one FreeRTOS workload on one core and on two): the
 /// fit comes closer than the default costs, says it is poor (exit 4, the
-/// furthest kinds named) and that both recordings' releases were read
-/// from the switches, and writes a platform file that `simulate` reads and
-/// replays to the fitted figures.
+/// furthest kinds named), which kinds the replay cut into other jobs, and
+/// that both recordings' releases were read from the switches, and writes
+/// a platform file that `simulate` reads and replays to the fitted
+/// figures.
 #[test]
 fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
     corera_testdata::shared_or_skip!("traces/predict");
@@ -56,6 +57,11 @@ fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
     let (mean, predicted) = (runner["response_mean_ns"].as_f64().unwrap(), fitted["predicted_ns"].as_f64().unwrap());
     assert!((mean - predicted).abs() < 1.0, "{mean} against {predicted}");
     assert_eq!(o["outcome"]["makespan_ns"], json["after"]["predicted_makespan_ns"]);
+    // Each kind's jobs, recorded and replayed: the producers block 27
+    // times on two cores (a consumer drains their queue on the other), 51
+    // times in the replay of the one-core run, as they did there.
+    let qp = json["after"]["kinds"].as_array().unwrap().iter().find(|k| k["kind"] == "QP").unwrap();
+    assert_eq!((qp["recorded_jobs"].as_u64(), qp["predicted_jobs"].as_u64()), (Some(27), Some(51)), "{qp}");
     // The text says so, and why.
     corera()
         .args(["calibrate", single, multi, "-q"])
@@ -64,6 +70,8 @@ fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
         .stdout(
             predicate::str::contains("kinds within 10 % on mean response")
                 .and(predicate::str::contains("the fit is poor"))
+                .and(predicate::str::contains("jobs cut otherwise (recorded → replayed): "))
+                .and(predicate::str::contains("QP 27 → 51, summed response"))
                 .and(predicate::str::contains("releases of freertos_test_1core.btf and freertos_test_2core_free.btf")),
         )
         .stderr(predicate::str::contains("not evidence"));

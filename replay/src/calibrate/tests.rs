@@ -4,7 +4,7 @@
 use corera_placement::{Costs, Platform};
 use corera_trace_ingest::{FormatChoice, ReadOptions, Schedule, read};
 
-use super::{Comparison, FITTED, Reference, fit, kind_of};
+use super::{Comparison, FITTED, KindRow, Reference, fit, kind_of};
 use crate::{Policy, Replay, Setup, Workload, generate, simulate};
 
 #[test]
@@ -40,6 +40,30 @@ fn the_reference_pools_the_instances_of_a_kind() {
     // W: 10, 30 and 20 µs.
     assert_eq!(rows, [("Log", 1, Some(5_000.0)), ("W", 2, Some(20_000.0))]);
     assert_eq!((c.compared(), c.within(0.1)), (2, 2), "{c:?}");
+    let jobs: Vec<(u64, u64)> = c.kinds.iter().map(|k| (k.recorded_jobs, k.predicted_jobs)).collect();
+    assert_eq!(jobs, [(1, 1), (3, 3)]);
+    assert!(c.kinds.iter().all(|k| !k.cut_otherwise() && k.summed_error() == Some(0.0)), "{c:?}");
+}
+
+/// A kind the replay cut into other jobs than recorded: 17 jobs of 2.2 ms
+/// recorded, 48 of 0.7 ms replayed, their mean 68 % short where their
+/// summed response is 10 % short; 11 jobs against 10 is within a tenth.
+#[test]
+fn a_kind_cut_into_other_jobs_says_so_with_its_summed_response() {
+    let row = |recorded_jobs, predicted_jobs, predicted_ns| KindRow {
+        kind: "QC".into(),
+        instances: 3,
+        recorded_ns: Some(2_200_000.0),
+        predicted_ns: Some(predicted_ns),
+        recorded_jobs,
+        predicted_jobs,
+    };
+    let qc = row(17, 48, 701_250.0);
+    assert!(qc.cut_otherwise());
+    assert!((qc.error().unwrap() + 0.681).abs() < 1e-3, "{:?}", qc.error());
+    assert!((qc.summed_error().unwrap() + 0.1).abs() < 1e-9, "{:?}", qc.summed_error());
+    assert!(!row(10, 11, 2_000_000.0).cut_otherwise());
+    assert!(!row(10, 0, 2_000_000.0).cut_otherwise(), "no replayed job: nothing to compare");
 }
 
 /// A pipeline of queues beside two independent tasks, replayed on two
