@@ -1131,14 +1131,11 @@ fn a_yield_answered_with_the_same_task_costs_its_switch() {
     assert_eq!(segments(&o, u), [(10, 24)], "{:?}", o.timeline);
 }
 
-/// R creates T at 500 µs and blocks at 600; T then waits two ticks at a
-/// time from its own previous wake (`vTaskDelayUntil`), readied by the
-/// tick at 2, 4 and 6 ms (times below from the trace's start at 1 µs).
-/// Its period counts from the release R caused: where R creates it a
-/// millisecond later, each of its wakes comes a millisecond later too,
-/// not at the recorded times.
-#[test]
-fn a_period_counted_from_a_release_moves_with_it() {
+/// The FreeRTOS logger's lines of R (priority 3) creating T (2) at 500 µs
+/// and blocking at 600, T running 20 µs, then readied by the tick at each
+/// millisecond of `wakes` and running 20 µs again; ticks every
+/// millisecond to 8 ms.
+fn created_then_ticked(wakes: &[u64]) -> Trace {
     let mut text = String::from(
         "#timeScale us\n\
          1,Core_0,0,T,[0/0001]R,0,preempt,create pri:3\n\
@@ -1152,23 +1149,46 @@ fn a_period_counted_from_a_release_moves_with_it() {
          625,Core_0,0,T,[0/0003]T,0,preempt,\n\
          630,Core_0,0,T,[0/0002]IDLE,0,resume,\n",
     );
-    for ms in 1..=7 {
+    for ms in 1..=8 {
         let at = ms * 1000;
         text += &format!("{at},Core_0,0,STI,TICK,0,trigger,{ms}\n");
-        if ms % 2 == 0 && ms < 7 {
-            text += &format!(
-                "{},Core_0,0,STI,task,0,trigger,resume T[3]\n{},Core_0,0,T,[0/0002]IDLE,0,preempt,\n\
-                 {},Core_0,0,T,[0/0003]T,0,resume,\n{},Core_0,0,T,[0/0003]T,0,preempt,\n\
-                 {},Core_0,0,T,[0/0002]IDLE,0,resume,\n",
-                at + 1,
-                at + 3,
-                at + 5,
-                at + 25,
-                at + 28
-            );
+        if wakes.contains(&ms) {
+            let lines = [
+                (1, "STI,task,0,trigger,resume T[3]"),
+                (3, "T,[0/0002]IDLE,0,preempt,"),
+                (5, "T,[0/0003]T,0,resume,"),
+                (25, "T,[0/0003]T,0,preempt,"),
+                (28, "T,[0/0002]IDLE,0,resume,"),
+            ];
+            text.extend(lines.iter().map(|(d, line)| format!("{},Core_0,0,{line}\n", at + d)));
         }
     }
-    let trace = read(&mut text.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("t.btf")).unwrap().trace;
+    read(&mut text.as_bytes(), FormatChoice::AUTO, &ReadOptions::new("t.btf")).unwrap().trace
+}
+
+/// T waits two ticks at a time from its own previous wake
+/// (`vTaskDelayUntil`), readied by the tick at 2, 4 and 6 ms: its period
+/// counts from the release R caused (times below from the trace's start at
+/// 1 µs). Where R creates it a millisecond later, each of its wakes comes a
+/// millisecond later too, not at the recorded times. Woken at irregular
+/// tick counts (2, then 3), its releases stay where recorded.
+#[test]
+fn a_period_counted_from_a_release_moves_with_it() {
+    use corera_trace_ingest::{Release, Schedule};
+    let trace = created_then_ticked(&[2, 4, 6]);
+    let releases =
+        |trace: &Trace| Schedule::of(trace).tasks[2].jobs.iter().map(|j| j.phases[0].release).collect::<Vec<_>>();
+    assert_eq!(
+        releases(&trace),
+        [
+            Release::Signal { by: 0 },
+            Release::Period { at: 2_000_000, after_ns: 1_501_000 },
+            Release::Period { at: 4_000_000, after_ns: 2_000_000 },
+            Release::Period { at: 6_000_000, after_ns: 2_000_000 },
+        ]
+    );
+    let irregular = created_then_ticked(&[2, 5]);
+    assert_eq!(releases(&irregular), [Release::Signal { by: 0 }, Release::Timer(2_000_000), Release::Timer(5_000_000)]);
     let mut r = Replay::from_trace(&trace, &[]);
     let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
     let (ri, ti) = (index("R"), index("T"));

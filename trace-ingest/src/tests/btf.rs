@@ -307,55 +307,6 @@ fn freertos_dialect_reads_tasks_made_ready_where_the_hooks_mark_them() {
     assert!(p.warnings.iter().any(|w| w.message.contains("STI task (1)")), "{:?}", p.warnings);
 }
 
-/// A task created by another (a release that moves in a replay) and then
-/// readied by the tick: its timer releases count a period from its
-/// previous release where they come a steady number of ticks after it
-/// (`vTaskDelayUntil`), and stay at their recorded times where they do
-/// not (here 2 ticks, then 3).
-#[test]
-fn steady_timer_releases_after_a_moving_one_are_periods() {
-    let run = |wakes: &[u64]| {
-        let mut text = String::from(
-            "#timeScale us\n\
-             1,Core_0,0,T,[0/0001]R,0,preempt,create pri:3\n\
-             1,Core_0,0,STI,task,0,trigger,resume R[1]\n\
-             10,Core_0,0,T,[0/0001]R,0,resume,\n\
-             500,Core_0,0,T,[0/0002]T,0,preempt,create pri:2\n\
-             500,Core_0,0,STI,task,0,trigger,resume T[2]\n\
-             600,Core_0,0,T,[0/0001]R,0,preempt,\n\
-             605,Core_0,0,T,[0/0002]T,0,resume,\n\
-             625,Core_0,0,T,[0/0002]T,0,preempt,\n",
-        );
-        for ms in 1..=8 {
-            let at = ms * 1000;
-            text += &format!("{at},Core_0,0,STI,TICK,0,trigger,{ms}\n");
-            if wakes.contains(&ms) {
-                text += &format!(
-                    "{},Core_0,0,STI,task,0,trigger,resume T[2]\n{},Core_0,0,T,[0/0002]T,0,resume,\n\
-                     {},Core_0,0,T,[0/0002]T,0,preempt,\n",
-                    at + 1,
-                    at + 5,
-                    at + 25
-                );
-            }
-        }
-        let p = parse_as(&text, FormatChoice::AUTO).unwrap();
-        let s = Schedule::of(&p.trace);
-        s.tasks[1].jobs.iter().map(|j| j.phases[0].release).collect::<Vec<_>>()
-    };
-    // Times from the trace's start at 1 µs.
-    assert_eq!(
-        run(&[2, 4, 6]),
-        [
-            Release::Signal { by: 0 },
-            Release::Period { at: 2_000_000, after_ns: 1_501_000 },
-            Release::Period { at: 4_000_000, after_ns: 2_000_000 },
-            Release::Period { at: 6_000_000, after_ns: 2_000_000 },
-        ]
-    );
-    assert_eq!(run(&[2, 5]), [Release::Signal { by: 0 }, Release::Timer(2_000_000), Release::Timer(5_000_000)]);
-}
-
 #[test]
 fn malformed_lines_name_line_column_and_shape() {
     let cases = [
