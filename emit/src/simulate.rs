@@ -24,7 +24,7 @@ pub struct SimulateRun<'a> {
     /// The chains it measured.
     pub chains: &'a [ChainRecord],
     /// The recording has no ready events: its releases were read from the
-    /// switches ([`crate::records::PREDICTION_CAUTION`]).
+    /// switches ([`crate::records::RELEASES_CAUTION`]).
     pub releases_from_switches: bool,
 }
 
@@ -118,7 +118,7 @@ fn prediction_caution(run: &SimulateRun<'_>) -> Option<String> {
     }
     let idle: Vec<String> =
         (0..o.core_busy_ns.len()).filter(|&c| o.core_busy_ns[c] == 0).map(|c| c.to_string()).collect();
-    let mut text = crate::records::PREDICTION_CAUTION.to_string();
+    let mut text = crate::records::RELEASES_CAUTION.to_string();
     match idle.len() {
         0 => {}
         1 => text.push_str(&format!(" (here core {} ran nothing)", idle[0])),

@@ -158,7 +158,7 @@ pub struct SimulateRecord {
     pub rules: Option<Rules>,
     /// The recording has no ready events: its releases were read from the
     /// switches, so a replay on several cores runs side by side only what
-    /// the recording did ([`crate::records::PREDICTION_CAUTION`]).
+    /// the recording did ([`crate::records::RELEASES_CAUTION`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub releases_from_switches: bool,
 }

@@ -64,21 +64,15 @@ pub struct FidelityRecord {
     pub yield_latency: Option<corera_trace_ingest::CrossCoreWake>,
 }
 
-/// What READY and responses are worth where the releases were read from
-/// the switches ([`FidelityRecord::releases_from_switches`]), and what to
-/// record instead.
+/// What READY, responses and a replay on several cores are worth where the
+/// releases were read from the switches
+/// ([`FidelityRecord::releases_from_switches`]), and what to record
+/// instead.
 pub const RELEASES_CAUTION: &str = "the recording has no ready events, so corera read each release from the \
      switches: a task made ready while another ran reads as released when that one left, so the recorded READY and \
-     responses are lower bounds and every replay starts from the same late releases; record the tasks made ready \
+     responses are lower bounds, every replay starts from the same late releases, and on several cores only what the \
+     recording ran side by side, or kept waiting preempted, runs side by side; record the tasks made ready \
      (FreeRTOS: a traceMOVED_TASK_TO_READY_STATE hook; Linux: the sched_wakeup event) for figures that hold";
-
-/// What a replay on several cores (a prediction) is worth where the
-/// releases were read from the switches, and what to record instead.
-pub const PREDICTION_CAUTION: &str = "the recording has no ready events, so corera read each release from the \
-     switches: a job is released no earlier than the recording started it (a task made ready while another ran \
-     reads as released when that one left), so on several cores only what the recording ran side by side, or kept \
-     waiting preempted, runs side by side; record the tasks made ready (FreeRTOS: a traceMOVED_TASK_TO_READY_STATE \
-     hook; Linux: the sched_wakeup event) for a prediction of what more cores gain";
 
 /// One task of a [`FidelityRecord`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
