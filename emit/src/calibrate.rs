@@ -60,6 +60,9 @@ pub fn calibrate_text(r: &CalibrateRecord) -> String {
     if let Some(line) = cut_otherwise(&r.after) {
         let _ = writeln!(s, "{line}");
     }
+    if let Some(line) = idle_cores(&r.after) {
+        let _ = writeln!(s, "{line}");
+    }
     if !r.releases_from_switches.is_empty() {
         let _ =
             writeln!(s, "releases of {}: {}", r.releases_from_switches.join(" and "), crate::records::RELEASES_CAUTION);
@@ -105,6 +108,21 @@ fn cut_otherwise(c: &Comparison) -> Option<String> {
             rows.join("; ")
         )
     })
+}
+
+/// The cores the fitted replay left idle: nothing could run beside the
+/// rest, so the fit stretched their work.
+fn idle_cores(c: &Comparison) -> Option<String> {
+    let cores: Vec<String> = c.idle_cores.iter().map(u16::to_string).collect();
+    let which = match cores.len() {
+        0 => return None,
+        1 => format!("core {}", cores[0]),
+        _ => format!("cores {}", cores.join(", ")),
+    };
+    Some(format!(
+        "in the fitted replay {which} ran nothing: no task could run beside another, so the costs stretch the \
+         others' work to the recorded time rather than describe what the cores did together"
+    ))
 }
 
 fn micros(ns: Option<f64>) -> String {

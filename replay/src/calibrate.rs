@@ -170,6 +170,9 @@ pub struct Comparison {
     pub recorded_makespan_ns: u64,
     /// The replay's, ns.
     pub predicted_makespan_ns: u64,
+    /// The cores that ran nothing in the replay.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub idle_cores: Vec<u16>,
 }
 
 impl Comparison {
@@ -188,7 +191,14 @@ impl Comparison {
                 predicted_jobs: predicted.get(kind.as_str()).map_or(0, |p| p.2),
             })
             .collect();
-        Comparison { kinds, recorded_makespan_ns: reference.makespan_ns, predicted_makespan_ns: outcome.makespan_ns }
+        let idle_cores =
+            (0..outcome.core_busy_ns.len()).filter(|&c| outcome.core_busy_ns[c] == 0).map(|c| c as u16).collect();
+        Comparison {
+            kinds,
+            recorded_makespan_ns: reference.makespan_ns,
+            predicted_makespan_ns: outcome.makespan_ns,
+            idle_cores,
+        }
     }
 
     /// Kinds with both figures.

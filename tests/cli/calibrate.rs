@@ -8,8 +8,9 @@ use crate::{corera, shared};
 
 /// On the shared pair (one FreeRTOS workload on one core and on two): the
 /// fit comes closer than the default costs, says it is poor (exit 4, the
-/// furthest kinds named), which kinds the replay cut into other jobs, and
-/// that both recordings' releases were read from the switches, and writes
+/// furthest kinds named), which kinds the replay cut into other jobs, that
+/// its replay left core 1 idle, and that both recordings' releases were
+/// read from the switches, and writes
 /// a platform file that `simulate` reads and replays to the fitted
 /// figures.
 #[test]
@@ -62,6 +63,10 @@ fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
     // times in the replay of the one-core run, as they did there.
     let qp = json["after"]["kinds"].as_array().unwrap().iter().find(|k| k["kind"] == "QP").unwrap();
     assert_eq!((qp["recorded_jobs"].as_u64(), qp["predicted_jobs"].as_u64()), (Some(27), Some(51)), "{qp}");
+    // Read from the switches, no task of the one-core run could run beside
+    // another: core 1 ran nothing, before the fit and after.
+    assert_eq!(json["before"]["idle_cores"], serde_json::json!([1]));
+    assert_eq!(json["after"]["idle_cores"], serde_json::json!([1]));
     // The text says so, and why.
     corera()
         .args(["calibrate", single, multi, "-q"])
@@ -72,6 +77,7 @@ fn calibrate_fits_a_pair_and_its_platform_file_replays_the_fit() {
                 .and(predicate::str::contains("the fit is poor"))
                 .and(predicate::str::contains("jobs cut otherwise (recorded → replayed): "))
                 .and(predicate::str::contains("QP 27 → 51, summed response"))
+                .and(predicate::str::contains("in the fitted replay core 1 ran nothing"))
                 .and(predicate::str::contains("releases of freertos_test_1core.btf and freertos_test_2core_free.btf")),
         )
         .stderr(predicate::str::contains("not evidence"));

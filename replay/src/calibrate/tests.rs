@@ -43,6 +43,7 @@ fn the_reference_pools_the_instances_of_a_kind() {
     let jobs: Vec<(u64, u64)> = c.kinds.iter().map(|k| (k.recorded_jobs, k.predicted_jobs)).collect();
     assert_eq!(jobs, [(1, 1), (3, 3)]);
     assert!(c.kinds.iter().all(|k| !k.cut_otherwise() && k.summed_error() == Some(0.0)), "{c:?}");
+    assert!(c.idle_cores.is_empty(), "W#1 and W#2 run side by side: {c:?}");
 }
 
 /// A kind the replay cut into other jobs than recorded: 17 jobs of 2.2 ms
