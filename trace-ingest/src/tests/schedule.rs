@@ -168,6 +168,26 @@ fn time_inside_a_gap_of_the_recording_is_not_counted() {
     assert_eq!(s.tasks[1].responses().collect::<Vec<_>>(), vec![10 * US]);
 }
 
+/// Task 1 (A) on core 0, at each millisecond from the first, wakes task 2
+/// (B) 5 µs in, and B starts on core 1, leaving its idle task 9, each of
+/// `delays` later and runs 20 µs.
+fn wakes_onto_core_1(delays: &[u64]) -> String {
+    let mut body = String::new();
+    for (k, delay) in delays.iter().enumerate() {
+        let (t, start) = (1000 * (k as u64 + 1), 1000 * (k as u64 + 1) + 5 + delay);
+        body += &format!(
+            "{t} 0 rdy 1\n{t} 0 in 1\n{} 0 wake 1 2\n{} 0 rdy 2\n{} 0 out 1 done\n{start} 1 out 9 preempt\n\
+             {start} 1 in 2\n{} 1 out 2 block\n{} 1 in 9\n",
+            t + 5,
+            t + 5,
+            t + 10,
+            start + 20,
+            start + 20
+        );
+    }
+    body
+}
+
 /// Cross-core wakes: A on core 0 readies B five times while core 1 runs its
 /// idle loop, and B starts there 40, 50, 50, 50, 60 µs later (median 50,
 /// steady); a READY while B runs, a wake onto core 1 while C runs there,
@@ -176,19 +196,7 @@ fn time_inside_a_gap_of_the_recording_is_not_counted() {
 #[test]
 fn cross_core_wakes_are_measured_onto_idle_cores() {
     let mut body = String::from("task 1 task 2 A\ntask 2 task 1 B\ntask 3 task 1 C\ntask 9 idle 0 IDLE1\n0 1 in 9\n");
-    for (k, delay) in [40, 50, 50, 50, 60].into_iter().enumerate() {
-        let t = 1000 * (k as u64 + 1);
-        body += &format!(
-            "{t} 0 rdy 1\n{t} 0 in 1\n{} 0 wake 1 2\n{} 0 rdy 2\n{} 0 out 1 done\n{} 1 out 9 preempt\n{} 1 in 2\n{} 1 out 2 block\n{} 1 in 9\n",
-            t + 5,
-            t + 5,
-            t + 10,
-            t + 5 + delay,
-            t + 5 + delay,
-            t + 5 + delay + 20,
-            t + 5 + delay + 20
-        );
-    }
+    body += &wakes_onto_core_1(&[40, 50, 50, 50, 60]);
     // A READY while B runs on core 2 (core 1 idle) is no wake: B blocks,
     // then starts on core 1 with no READY of its own (a recorder's loss).
     body += "6000 2 in 2\n6001 0 rdy 2\n6010 2 out 2 block\n6500 1 out 9 preempt\n6500 1 in 2\n6510 1 out 2 block\n\
@@ -575,17 +583,7 @@ fn a_core_idle_through_many_readies_records_every_wake() {
 #[test]
 fn a_wake_held_back_by_a_more_urgent_task_is_not_measured() {
     let mut body = String::from("task 1 task 1 A\ntask 2 task 1 B\ntask 3 task 3 H\ntask 9 idle 0 IDLE1\n0 1 in 9\n");
-    for k in 1..=5u64 {
-        let t = 1000 * k;
-        body += &format!(
-            "{t} 0 rdy 1\n{t} 0 in 1\n{t} 0 rdy 2\n{} 0 out 1 done\n{} 1 out 9 preempt\n{} 1 in 2\n{} 1 out 2 block\n{} 1 in 9\n",
-            t + 10,
-            t + 50,
-            t + 50,
-            t + 70,
-            t + 70
-        );
-    }
+    body += &wakes_onto_core_1(&[50; 5]);
     body += "10000 2 rdy 3\n10000 2 in 3\n10005 0 rdy 2\n12000 2 out 3 done\n12000 1 out 9 preempt\n12000 1 in 2\n\
              12020 1 out 2 block\n12020 1 in 9\n";
     let trace = parse_as(&format!("corera-log 1 clock=us\n{body}"), FormatChoice::AUTO).unwrap().trace;
