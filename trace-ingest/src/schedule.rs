@@ -608,37 +608,33 @@ fn delays_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
 /// Steady: the most common count explains nine in ten of them, two at
 /// least. Only where the trace records its tick (what such a timer counts).
 fn periods_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
-    let ticks = |from: u64, to: u64| tick.count_between(start + from, start + to);
+    // The jobs released by a timer: (job, release, ticks since the
+    // release of the job before).
     let timed: Vec<(usize, u64, u64)> = (1..task.jobs.len())
         .filter_map(|k| match task.jobs[k].phases[0].release {
-            Release::Timer(at) if at >= task.jobs[k - 1].release_ns => Some((k, at, task.jobs[k - 1].release_ns)),
+            Release::Timer(at) if at >= task.jobs[k - 1].release_ns => {
+                Some((k, at, tick.count_between(start + task.jobs[k - 1].release_ns, start + at)))
+            }
             _ => None,
         })
         .collect();
-    let mut counts: Vec<u64> = timed.iter().map(|&(_, at, from)| ticks(from, at)).collect();
+    let mut counts: Vec<u64> = timed.iter().map(|&(.., n)| n).collect();
     counts.sort_unstable();
-    let Some(period) = counts.chunk_by(|a, b| a == b).max_by_key(|c| (c.len(), std::cmp::Reverse(c[0]))) else {
+    let Some(mode) = counts.chunk_by(|a, b| a == b).max_by_key(|c| (c.len(), std::cmp::Reverse(c[0]))) else {
         return;
     };
-    let (period, n) = (period[0], period.len());
+    let (period, n) = (mode[0], mode.len());
     if period == 0 || n < 2 || n * 10 < timed.len() * 9 {
         return;
     }
-    // A series moves from a release that does (a signal, a delay); one
-    // that starts at a recorded time stays where recorded.
-    let steady: Vec<(usize, u64, u64)> = timed.into_iter().filter(|&(_, at, from)| ticks(from, at) == period).collect();
-    let mut moves = false;
-    let mut steady = steady.into_iter().peekable();
-    for k in 1..task.jobs.len() {
-        let previous = &task.jobs[k - 1].phases[0].release;
-        let counted = steady.next_if(|&(j, ..)| j == k);
-        moves = match (counted, previous) {
-            (Some(_), Release::Timer(_)) => moves,
-            (Some(_), _) => true,
-            (None, _) => false,
-        };
-        if let Some((_, at, from)) = counted.filter(|_| moves) {
-            task.jobs[k].phases[0].release = Release::Period { at, after_ns: at - from };
+    // In job order, so that a series moves from a release that does (a
+    // signal, a delay, a period before it); one that starts at a recorded
+    // time stays where recorded.
+    for (k, at, count) in timed {
+        let previous = &task.jobs[k - 1];
+        if count == period && !matches!(previous.phases[0].release, Release::Timer(_)) {
+            let after_ns = at - previous.release_ns;
+            task.jobs[k].phases[0].release = Release::Period { at, after_ns };
         }
     }
 }
