@@ -470,7 +470,7 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
             placement,
             outcome: o,
             rules: Some(workload.rules.clone()),
-            releases_from_switches: !p.parsed.trace.records_ready(),
+            releases_from_switches: p.releases_from_switches(),
         }));
     }
     let cost = matches!(policy, Policy::Amp | Policy::Masks).then(|| {
@@ -484,7 +484,7 @@ fn simulate(args: &SimulateArgs, quiet: bool) -> anyhow::Result<()> {
         placement: cost.as_ref().map(|c| (c, !p.platform.is_uniform())),
         rules: &workload.rules,
         chains: &chains,
-        releases_from_switches: !p.parsed.trace.records_ready(),
+        releases_from_switches: p.releases_from_switches(),
     });
     stdout(text.as_bytes())
 }

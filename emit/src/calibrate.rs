@@ -113,16 +113,13 @@ fn cut_otherwise(c: &Comparison) -> Option<String> {
 /// The cores the fitted replay left idle: nothing could run beside the
 /// rest, so the fit stretched their work.
 fn idle_cores(c: &Comparison) -> Option<String> {
-    let cores: Vec<String> = c.idle_cores.iter().map(u16::to_string).collect();
-    let which = match cores.len() {
-        0 => return None,
-        1 => format!("core {}", cores[0]),
-        _ => format!("cores {}", cores.join(", ")),
-    };
-    Some(format!(
-        "in the fitted replay {which} ran nothing: no task could run beside another, so the costs stretch the \
-         others' work to the recorded time rather than describe what the cores did together"
-    ))
+    (!c.idle_cores.is_empty()).then(|| {
+        format!(
+            "in the fitted replay {} ran nothing: no task could run beside another, so the costs stretch the \
+             others' work to the recorded time rather than describe what the cores did together",
+            crate::cores_named(&c.idle_cores)
+        )
+    })
 }
 
 fn micros(ns: Option<f64>) -> String {

@@ -59,8 +59,8 @@ pub use records::{
 };
 pub use simulate::{SimulateRun, simulate_text};
 pub use summary::{
-    CoreLine, chains_text, core_lines, deadlock_note, fidelity_caution, fidelity_line, fidelity_table, summary,
-    sweep_table,
+    CoreLine, chains_text, core_lines, cores_named, deadlock_note, fidelity_caution, fidelity_line, fidelity_table,
+    summary, sweep_table,
 };
 pub use timeline::{TimelineRecord, btf, perfetto};
 pub use write::write_atomic;

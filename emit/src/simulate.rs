@@ -116,13 +116,10 @@ fn prediction_caution(run: &SimulateRun<'_>) -> Option<String> {
     if !run.releases_from_switches || o.cores < 2 {
         return None;
     }
-    let idle: Vec<String> =
-        (0..o.core_busy_ns.len()).filter(|&c| o.core_busy_ns[c] == 0).map(|c| c.to_string()).collect();
+    let idle = o.idle_cores();
     let mut text = crate::records::RELEASES_CAUTION.to_string();
-    match idle.len() {
-        0 => {}
-        1 => text.push_str(&format!(" (here core {} ran nothing)", idle[0])),
-        _ => text.push_str(&format!(" (here cores {} ran nothing)", idle.join(", "))),
+    if !idle.is_empty() {
+        text.push_str(&format!(" (here {} ran nothing)", crate::cores_named(&idle)));
     }
     Some(text)
 }

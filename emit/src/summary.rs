@@ -726,9 +726,32 @@ pub fn core_lines(cores: usize, used: impl Fn(usize) -> bool) -> Vec<CoreLine> {
     lines
 }
 
+/// `cores` (ascending) named in a sentence, runs of three or more as a
+/// range: `core 1`, `cores 1, 2`, `cores 2-63`.
+pub fn cores_named(cores: &[u16]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for run in cores.chunk_by(|a, b| b.checked_sub(*a) == Some(1)) {
+        match run {
+            [one] => parts.push(one.to_string()),
+            [a, b] => parts.extend([a.to_string(), b.to_string()]),
+            [a, .., b] => parts.push(format!("{a}-{b}")),
+            [] => {}
+        }
+    }
+    let plural = cores.len() > 1;
+    format!("core{} {}", if plural { "s" } else { "" }, parts.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cores_are_named_with_runs_as_ranges() {
+        assert_eq!(cores_named(&[1]), "core 1");
+        assert_eq!(cores_named(&[1, 2]), "cores 1, 2");
+        assert_eq!(cores_named(&[0, 2, 3, 4, 5, 9]), "cores 0, 2-5, 9");
+    }
 
     #[test]
     fn runs_of_unused_cores_share_a_line() {

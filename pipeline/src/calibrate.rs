@@ -65,7 +65,7 @@ pub fn calibrate(single: &Input, multi: &Input, options: &Options) -> Result<Cal
         replays: f.replays,
         releases_from_switches: [&s, &m]
             .iter()
-            .filter(|p| !p.parsed.trace.records_ready())
+            .filter(|p| p.releases_from_switches())
             .map(|p| p.name.clone())
             .collect(),
     };

@@ -51,6 +51,12 @@ impl Prepared {
         InputRecord::new(&self.name, self.parsed.format, self.parsed.source).with_notes(&self.parsed.notes)
     }
 
+    /// The recording has no ready events: each release was read from the
+    /// switches ([`corera_emit::records::RELEASES_CAUTION`]).
+    pub fn releases_from_switches(&self) -> bool {
+        !self.parsed.trace.records_ready()
+    }
+
     /// The replayable workload, with each task's deadline and the chains
     /// every replay measures: the user's and the model's, else the
     /// heaviest ones in the trace's causes; and a warning for each named
@@ -206,7 +212,7 @@ impl Prepared {
             chains: corera_emit::records::ChainRecord::of(workload),
             replayed_chains: o.chains.clone(),
             rules: Some(workload.rules.clone()),
-            releases_from_switches: !self.parsed.trace.records_ready(),
+            releases_from_switches: self.releases_from_switches(),
             cross_core_wake: wake,
             local_wake: self.parsed.trace.local_wake(),
             context_switch: self.parsed.trace.context_switch(),

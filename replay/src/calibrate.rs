@@ -191,13 +191,11 @@ impl Comparison {
                 predicted_jobs: predicted.get(kind.as_str()).map_or(0, |p| p.2),
             })
             .collect();
-        let idle_cores =
-            (0..outcome.core_busy_ns.len()).filter(|&c| outcome.core_busy_ns[c] == 0).map(|c| c as u16).collect();
         Comparison {
             kinds,
             recorded_makespan_ns: reference.makespan_ns,
             predicted_makespan_ns: outcome.makespan_ns,
-            idle_cores,
+            idle_cores: outcome.idle_cores(),
         }
     }
 

@@ -196,6 +196,11 @@ impl Outcome {
         corera_trace_ingest::waiting_shares(self.tasks.len(), &running, &self.ready_spans)
     }
 
+    /// The cores that ran nothing.
+    pub fn idle_cores(&self) -> Vec<u16> {
+        (0..self.core_busy_ns.len()).filter(|&c| self.core_busy_ns[c] == 0).map(|c| c as u16).collect()
+    }
+
     /// Whether the run keeps up with the recorded input rate.
     pub fn keeps_up(&self) -> bool {
         self.sustained_rate >= KEEPS_UP
