@@ -1131,6 +1131,34 @@ fn a_yield_answered_with_the_same_task_costs_its_switch() {
     assert_eq!(segments(&o, u), [(10, 24)], "{:?}", o.timeline);
 }
 
+/// FreeRTOS SMP's `vTaskSwitchContext` takes the kernel's locks whatever
+/// it selects, so a yield the kernel answers with the same task holds the
+/// lock as a switch does. A (priority 2) and B (1), ready together, each
+/// yield twice, 10 µs of work apart, and are chosen again at once (one
+/// core: B waits for A). Replayed side by side on two cores (several
+/// priorities at once) with the switch holding the lock 5 µs: B's
+/// switch-in waits for A's (0 to 5, 5 to 10), and each yield holds it
+/// 5 µs more, so A ends at 5 + 30 + 2 × 5 = 45 µs and B at 50, not 35 and
+/// 40.
+#[test]
+fn a_yield_answered_with_the_same_task_holds_the_kernels_lock() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 1\n10 0 out 1 preempt\n10 0 in 1\n20 0 out 1 preempt\n20 0 in 1\n\
+         30 0 out 1 block\n30 0 in 2\n40 0 out 2 preempt\n40 0 in 2\n50 0 out 2 preempt\n50 0 in 2\n\
+         60 0 out 2 block\n60 0 in 9\n");
+    let mut r = Replay::from_trace(&trace, &[]);
+    r.set_kernel(&Kernel { run_multiple_priorities: Some(true), ..Kernel::default() }).unwrap();
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let ends = |switch_ns: u64| {
+        let o = two_cores_costing(&r, |c| c.lock.switch_ns = switch_ns);
+        // In µs (B is released 1 ns after A, the order they first ran in).
+        let us = |t: &str| o.tasks[index(t)].response_max_ns.map(|ns| (ns + 500) / 1000);
+        (us("A"), us("B"))
+    };
+    assert_eq!(ends(0), (Some(30), Some(30)), "side by side, no lock");
+    assert_eq!(ends(5_000), (Some(45), Some(50)));
+}
+
 /// The FreeRTOS logger's lines of R (priority 3) creating T (2) at 500 µs
 /// and blocking at 600, T running 20 µs, then readied by the tick at each
 /// millisecond of `wakes` and running 20 µs again; ticks every

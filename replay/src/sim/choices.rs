@@ -47,10 +47,13 @@ impl Sim<'_> {
     /// it again (nothing else of its priority was ready there): it leaves
     /// its core to the first ready task of its urgency that may take it,
     /// as `taskYIELD` does; with none, it goes on, owing the context
-    /// switch the kernel made back to it.
+    /// switch the kernel made back to it, and on several cores the
+    /// kernel's lock that switch holds (FreeRTOS SMP's
+    /// `vTaskSwitchContext` takes its locks whatever it selects).
     fn yield_again(&mut self, i: usize, now: u64) {
         let State::Running(c) = self.state[i] else { return };
         if !self.goes_behind_equals(i, c, now) {
+            self.enter_kernel(i, self.s.platform.costs.lock.switch_ns, now);
             self.charge_switch(i, self.switch_cost);
         }
     }
