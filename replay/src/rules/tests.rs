@@ -1159,6 +1159,32 @@ fn a_yield_answered_with_the_same_task_holds_the_kernels_lock() {
     assert_eq!(ends(5_000), (Some(45), Some(50)));
 }
 
+/// A yield enters the scheduler whatever the task it went to in the
+/// recording is doing in the replay. A, B, C and D (one priority) share
+/// one core: A yields to B at 10 µs, B blocks at 20, A at 30, then C and D
+/// run 10 µs each. Replayed on two cores (the recorded wakes left out, so
+/// that B starts at once beside A), B runs on core 1 at A's yield: the
+/// kernel still serves the first ready task of the priority, C, and A goes
+/// behind C and D, to resume at 20 µs. The replay used to ignore a yield
+/// whose task could not take the core, and A ran on to its block at 20.
+#[test]
+fn a_yield_whose_task_runs_elsewhere_still_goes_behind_its_equals() {
+    let trace =
+        log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 2 B\ntask 3 task 2 C\ntask 4 task 2 D\n\
+         task 9 idle 0 IDLE\n0 0 rdy 1\n0 0 rdy 2\n0 0 rdy 3\n0 0 rdy 4\n0 0 in 1\n10 0 out 1 preempt\n10 0 in 2\n\
+         20 0 out 2 block\n20 0 in 1\n30 0 out 1 block\n30 0 in 3\n40 0 out 3 block\n40 0 in 4\n\
+         50 0 out 4 block\n50 0 in 9\n");
+    let r = without_recorded_wakes(Replay::from_trace(&trace, &[]));
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let o = two_cores(&r, Policy::Smp, None);
+    let ran = |t: &str| -> Vec<_> {
+        let mine = o.timeline.iter().filter(|s| s.task as usize == index(t));
+        mine.map(|s| (s.core, s.start_ns / 1000, s.end_ns / 1000)).collect()
+    };
+    assert_eq!(ran("A"), [(0, 0, 10), (0, 20, 30)], "{:?}", o.timeline);
+    assert_eq!(ran("C"), [(0, 10, 20)], "{:?}", o.timeline);
+}
+
 /// The FreeRTOS logger's lines of R (priority 3) creating T (2) at 500 µs
 /// and blocking at 600, T running 20 µs, then readied by the tick at each
 /// millisecond of `wakes` and running 20 µs again; ticks every

@@ -27,20 +27,36 @@ impl Sim<'_> {
     /// waker's CPU, a `taskYIELD`); a more urgent `t` preempts it anyway.
     /// A `t` the replay has not released yet (its dispatch still under
     /// way) is yielded to as it is, if `i` still runs the same phase then.
+    /// A `t` that runs elsewhere in the replay, has ended, or may not take
+    /// that core leaves the yield to the kernel's own choice, as where it
+    /// chose `i` again ([`Sim::yield_again`]), on a fixed-priority kernel.
     #[inline(never)]
     pub(super) fn yield_to(&mut self, i: usize, t: usize, now: u64) {
         if t == i {
             self.yield_again(i, now);
             return;
         }
-        match self.state[t] {
-            State::Ready => self.switch_for(i, t, now),
+        let state = self.state[t];
+        match state {
+            State::Ready if self.takes_for(i, t, now) => self.switch_for(i, t, now),
             State::Waiting => {
                 let State::Running(core) = self.state[i] else { return };
                 self.pend(t, Pending { from: Some((i, self.job[i], self.phase[i])), core });
             }
+            // The task the kernel chose there runs elsewhere in the replay,
+            // or may not take this core: the yield still enters the
+            // scheduler, which serves the first ready task of its priority
+            // (on a fixed-priority kernel; CFS's choice stands).
+            _ if self.r.rules.fixed_priority => self.yield_again(i, now),
             _ => {}
         }
+    }
+
+    /// Whether ready task `t`, equally urgent, may take the core running
+    /// task `i` runs on.
+    fn takes_for(&mut self, i: usize, t: usize, now: u64) -> bool {
+        let State::Running(c) = self.state[i] else { return false };
+        self.urgency(t) == self.urgency(i) && self.may_take(t, c, now)
     }
 
     /// Running task `i` yields where the recording shows the kernel chose
@@ -80,7 +96,7 @@ impl Sim<'_> {
     /// where `t` may take it.
     fn switch_for(&mut self, i: usize, t: usize, now: u64) {
         let State::Running(c) = self.state[i] else { return };
-        if self.state[t] != State::Ready || self.urgency(t) != self.urgency(i) || !self.may_take(t, c, now) {
+        if self.state[t] != State::Ready || !self.takes_for(i, t, now) {
             return;
         }
         self.stop(i, now);
