@@ -589,8 +589,9 @@ fn delays_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
         last_timer = timer(&w[1]).or(last_timer);
     }
     let n = from_block.len();
-    let delay = modal_count(&mut from_block);
-    if n < 3 || delay * 10 < n * 9 || delay < modal_count(&mut from_release) + (n / 10).max(3) {
+    let count = |values: &mut [u64]| mode(values).map_or(0, |(_, count)| count);
+    let delay = count(&mut from_block);
+    if n < 3 || delay * 10 < n * 9 || delay < count(&mut from_release) + (n / 10).max(3) {
         return;
     }
     for (k, at, end) in delayed {
@@ -619,11 +620,7 @@ fn periods_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
         })
         .collect();
     let mut counts: Vec<u64> = timed.iter().map(|&(.., n)| n).collect();
-    counts.sort_unstable();
-    let Some(mode) = counts.chunk_by(|a, b| a == b).max_by_key(|c| (c.len(), std::cmp::Reverse(c[0]))) else {
-        return;
-    };
-    let (period, n) = (mode[0], mode.len());
+    let Some((period, n)) = mode(&mut counts) else { return };
     if period == 0 || n < 2 || n * 10 < timed.len() * 9 {
         return;
     }
@@ -639,10 +636,11 @@ fn periods_from_timers(task: &mut TaskSchedule, tick: &Tick, start: u64) {
     }
 }
 
-/// How many of `values` (sorted in place) equal the most common one.
-fn modal_count(values: &mut [u64]) -> usize {
+/// The most common of `values` (sorted in place), the least of those tied,
+/// and how many equal it; `None` for no values.
+fn mode(values: &mut [u64]) -> Option<(u64, usize)> {
     values.sort_unstable();
-    values.chunk_by(|a, b| a == b).map(<[u64]>::len).max().unwrap_or(0)
+    values.chunk_by(|a, b| a == b).max_by_key(|c| (c.len(), std::cmp::Reverse(c[0]))).map(|c| (c[0], c.len()))
 }
 
 /// The pieces of `[from, to)` outside `gaps` (sorted, not overlapping).
