@@ -212,6 +212,11 @@ pub struct KernelLock {
     pub take_ns: u64,
     /// A semaphore or mutex give.
     pub give_ns: u64,
+    /// An application event the recorder wrote (the FreeRTOS BTF logger's
+    /// interval and tag lines): the logger writes each in a critical
+    /// section of the kernel's, so on several cores a traced run holds the
+    /// lock for it where the untraced firmware would not.
+    pub logged_ns: u64,
 }
 
 impl KernelLock {
@@ -258,9 +263,9 @@ impl Costs {
         }
     }
 
-    /// The costs `--sweep` can vary and `corera calibrate` fits, by their
-    /// `[costs]` names (`lock.` for `[costs.lock]`).
-    pub const KEYS: [&'static str; 12] = [
+    /// The costs `--sweep` can vary (and `corera calibrate` fits some of),
+    /// by their `[costs]` names (`lock.` for `[costs.lock]`).
+    pub const KEYS: [&'static str; 13] = [
         "message_latency_ns",
         "message_cpu_ns",
         "byte_ns",
@@ -273,6 +278,7 @@ impl Costs {
         "lock.signal_ns",
         "lock.take_ns",
         "lock.give_ns",
+        "lock.logged_ns",
     ];
 
     /// The value of cost `key`.
@@ -290,6 +296,7 @@ impl Costs {
             "lock.signal_ns" => self.lock.signal_ns as f64,
             "lock.take_ns" => self.lock.take_ns as f64,
             "lock.give_ns" => self.lock.give_ns as f64,
+            "lock.logged_ns" => self.lock.logged_ns as f64,
             _ => return None,
         })
     }
@@ -316,6 +323,7 @@ impl Costs {
             "lock.signal_ns" => self.lock.signal_ns = ns,
             "lock.take_ns" => self.lock.take_ns = ns,
             "lock.give_ns" => self.lock.give_ns = ns,
+            "lock.logged_ns" => self.lock.logged_ns = ns,
             _ => return Err(PlatformError::UnknownCost(key.to_string())),
         }
         Ok(())

@@ -211,7 +211,11 @@ impl Replay {
                                 *task = slot(*task);
                                 *priority = oriented(*priority);
                             }
-                            Action::Take(_) | Action::Give(_) | Action::Send(_) | Action::Receive(_) => {}
+                            Action::Take(_)
+                            | Action::Give(_)
+                            | Action::Send(_)
+                            | Action::Receive(_)
+                            | Action::Logged => {}
                         }
                     }
                     // An idle task's priority is not the replay's.

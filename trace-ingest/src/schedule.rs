@@ -208,6 +208,10 @@ pub enum Action {
         /// Its priority from then on.
         priority: i32,
     },
+    /// Writes an application event to the recorder ([`EventKind::Logged`]):
+    /// the replay follows it only for the time it holds the kernel's lock
+    /// on several cores.
+    Logged,
 }
 
 /// A stretch of execution between two waits.
@@ -443,6 +447,12 @@ impl Schedule {
         for e in &trace.events {
             let now = e.time - b.start;
             let t = e.task as usize;
+            if e.kind == EventKind::Logged {
+                // The recorder's own work at that point of the job: no
+                // evidence of what the scheduler did.
+                b.act(t, Action::Logged, now);
+                continue;
+            }
             if e.kind.switch_out().is_some() || e.kind == EventKind::SwitchIn {
                 b.scheduler_runs(usize::from(e.core), e.kind == EventKind::SwitchIn, now);
             }
@@ -481,6 +491,7 @@ impl Schedule {
                     }
                 }
                 EventKind::Take | EventKind::Give | EventKind::Receive | EventKind::PrioritySet => {}
+                EventKind::Logged => unreachable!("an application event is kept above"),
             }
             let call = matches!(
                 e.kind,

@@ -1159,6 +1159,37 @@ fn a_yield_answered_with_the_same_task_holds_the_kernels_lock() {
     assert_eq!(ends(5_000), (Some(45), Some(50)));
 }
 
+/// The FreeRTOS BTF logger writes each application event (an interval
+/// or tag mark) in a critical section of the kernel's, so on several cores
+/// a traced run holds the lock for it. A and B each log one 10 µs into a
+/// 20 µs job; recorded on one core, replayed side by side on two with the
+/// event holding the lock 5 µs: A holds it 10 to 15 and ends at 25, B
+/// waits for it and holds it 15 to 20, ending at 30. With no hold given
+/// the events are not followed (20 and 20), and one core takes no lock.
+#[test]
+fn an_application_event_holds_the_kernels_lock_on_several_cores() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 A\ntask 2 task 1 B\ntask 9 idle 0 IDLE\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 1\n10 0 log 1\n20 0 out 1 block\n20 0 in 2\n30 0 log 2\n\
+         40 0 out 2 block\n40 0 in 9\n");
+    let mut r = Replay::from_trace(&trace, &[]);
+    r.set_kernel(&Kernel { run_multiple_priorities: Some(true), ..Kernel::default() }).unwrap();
+    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
+    let us = |o: &Outcome, t: &str| o.tasks[index(t)].response_max_ns.map(|ns| (ns + 500) / 1000);
+    let ends = |logged_ns: u64| {
+        let o = two_cores_costing(&r, |c| c.lock.logged_ns = logged_ns);
+        (us(&o, "A"), us(&o, "B"))
+    };
+    assert_eq!(ends(0), (Some(20), Some(20)), "side by side, no hold");
+    assert_eq!(ends(5_000), (Some(25), Some(30)));
+    let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(1) };
+    platform.costs.lock.logged_ns = 5_000;
+    let one = simulate(
+        &r,
+        &Setup { policy: Policy::Single, platform: &platform, core_of: None, masks: None, timeline: false },
+    );
+    assert_eq!((us(&one, "A"), us(&one, "B")), (Some(20), Some(40)), "one core: no lock");
+}
+
 /// A yield enters the scheduler whatever the task it went to in the
 /// recording is doing in the replay. A, B, C and D (one priority) share
 /// one core: A yields to B at 10 µs, B blocks at 20, A at 30, then C and D

@@ -55,14 +55,25 @@ pub(super) struct Flat {
     pub(super) actions: Vec<(u64, Action)>,
 }
 
+/// The actions a replay follows only where they matter.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Followed {
+    /// The queue calls: they hold the kernel's lock, and block on a
+    /// bounded queue.
+    pub(super) queue_calls: bool,
+    /// The recorder's application events: they hold the kernel's lock.
+    pub(super) logged: bool,
+}
+
 impl Flat {
     /// The jobs of `replay`; the queue calls ([`Action::Send`],
-    /// [`Action::Receive`]) only with `queue_calls`; the kernel's choice of
+    /// [`Action::Receive`]) and the recorder's application events
+    /// ([`Action::Logged`]) only where `followed` says; the kernel's choice of
     /// the next task as one blocks ([`Action::Next`]) only where the kernel
     /// is not fixed-priority (a fixed-priority kernel's rules choose as it
     /// did; CFS's choice, which the replay does not model, stands); a yield
     /// ([`Action::Yield`]) only to a task of the yielder's own priority.
-    pub(super) fn of(replay: &Replay, queue_calls: bool) -> Flat {
+    pub(super) fn of(replay: &Replay, followed: Followed) -> Flat {
         let jobs: usize = replay.tasks.iter().map(|t| t.jobs.len()).sum();
         let phases: usize = replay.tasks.iter().flat_map(|t| &t.jobs).map(|j| j.phases.len()).sum();
         let mut f = Flat {
@@ -104,7 +115,8 @@ impl Flat {
                     f.exec.push(p.exec_ns);
                     f.action_base.push(f.actions.len() as u32);
                     let kept = |a: &&(u64, Action)| match a.1 {
-                        Action::Send(_) | Action::Receive(_) => queue_calls,
+                        Action::Send(_) | Action::Receive(_) => followed.queue_calls,
+                        Action::Logged => followed.logged,
                         Action::Next { .. } => !replay.rules.fixed_priority,
                         // A yield matters only between equal priorities;
                         // one the kernel answered with the same task, only

@@ -56,7 +56,7 @@ mod schedule;
 mod tests;
 
 use choices::Pending;
-use flat::{DELAYED, Flat, PERIODIC, RESELECTED, SIGNALLED};
+use flat::{DELAYED, Flat, Followed, PERIODIC, RESELECTED, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, Spans, TaskResult};
 pub use policy::Policy;
@@ -294,11 +294,18 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         Policy::Single => 1,
         _ => usize::from(setup.platform.cores),
     };
-    // A queue call holds the kernel's lock, and blocks on a full queue:
-    // followed only where either matters.
+    // A queue call holds the kernel's lock, and blocks on a full queue;
+    // an application event the recorder wrote holds the lock: each
+    // followed only where that matters.
     let lock = &setup.platform.costs.lock;
     let bounded = replay.capacity.iter().any(|&c| c > 0);
-    let flat = Flat::of(replay, bounded || (k > 1 && (lock.take_ns > 0 || lock.give_ns > 0)));
+    let flat = Flat::of(
+        replay,
+        Followed {
+            queue_calls: bounded || (k > 1 && (lock.take_ns > 0 || lock.give_ns > 0)),
+            logged: k > 1 && lock.logged_ns > 0,
+        },
+    );
     let total = flat.exec.len();
     let flat_jobs = flat.job_finished.len();
     let Where { mask, home, floats } = Where::of(replay, setup, k);
@@ -945,6 +952,7 @@ impl Sim<'_> {
                         Action::Take(_) | Action::Receive(_) => lock.take_ns,
                         Action::Give(_) | Action::Send(_) => lock.give_ns,
                         Action::SetPriority { .. } => 0,
+                        Action::Logged => lock.logged_ns,
                     };
                     self.enter_kernel(i, hold, now);
                     match action {
@@ -981,6 +989,8 @@ impl Sim<'_> {
                             self.bounded_queue_call(i, core, action, at, now);
                         }
                         Action::Send(_) | Action::Receive(_) => self.tell(|h| h.acted(now, i, at, action, false)),
+                        // Its hold above is all it does.
+                        Action::Logged => {}
                         Action::SetPriority { task, priority } => {
                             self.tell(|h| h.acted(now, i, at, action, false));
                             let u = i64::from(priority);

@@ -36,7 +36,11 @@
 //! `take`, `give`, `create` with an address) are attributed to the task
 //! running on that core; an object deleted, or created again, at an
 //! address makes way for a new one there (`0x…#2`, of its own kind: the
-//! kernel reuses freed memory). Its `STI task` `resume NAME[n]` is `vTaskResume`,
+//! kernel reuses freed memory); its application events (`STI
+//! interval_start`, `interval_stop`, `tag0_event` to `tag7_event`) are
+//! logged events of the task running on that core (the logger writes each
+//! in a critical section, which the replay's `lock.logged_ns` charges on
+//! several cores). Its `STI task` `resume NAME[n]` is `vTaskResume`,
 //! skipped, unless the hooks mark every task made ready (a
 //! `traceMOVED_TASK_TO_READY_STATE` hook logging the same event: the first
 //! `resume` names the task created on the line before); then each is a
@@ -1005,6 +1009,16 @@ impl Reader {
         {
             return self.priority_set(line, time, raw, source, (op, note));
         }
+        if is_application_event(target) {
+            let core = self.core(source);
+            let Some(task) = self.current.get(core as usize).copied().flatten() else {
+                // Before the scheduler ran a task (the allocator's tags as
+                // `main` creates the tasks): no job to hold the lock in.
+                self.skip("STI", target);
+                return Ok(());
+            };
+            return self.out.push(line, Event::new(time, core, EventKind::Logged, task), raw);
+        }
         // FreeRTOS-logger kernel object operations: `<op> 0x<addr>`.
         let kind = match target {
             "queue" => ObjectKind::Queue,
@@ -1155,4 +1169,16 @@ impl Reader {
         };
         self.out.push(line, Event::priority_set(time, core, by, target as TaskId, priority), raw)
     }
+}
+
+/// Whether a FreeRTOS-logger stimulus is an application event: an
+/// interval mark (`traceINTERVAL_START`, `traceINTERVAL_STOP`) or a tag
+/// (`traceTAG(t, v)`, `tag0_event` to `tag7_event`), which the logger
+/// writes in a critical section of the kernel's.
+fn is_application_event(target: &str) -> bool {
+    matches!(target, "interval_start" | "interval_stop")
+        || target
+            .strip_prefix("tag")
+            .and_then(|t| t.strip_suffix("_event"))
+            .is_some_and(|n| matches!(n.as_bytes(), [b'0'..=b'7']))
 }

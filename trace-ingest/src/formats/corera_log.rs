@@ -293,11 +293,12 @@ impl Reader {
                 event.bytes = p as u32;
                 EventKind::PrioritySet
             }
+            "log" => EventKind::Logged,
             other => {
                 return Err((
                     keyword.1,
                     ParseErrorKind::expected(
-                        "an event keyword (rdy, in, out, send, recv, set, take, give, wake, ienter, iexit, prio)",
+                        "an event keyword (rdy, in, out, send, recv, set, take, give, wake, ienter, iexit, prio, log)",
                         other,
                     ),
                 ));
@@ -489,6 +490,7 @@ pub fn write(trace: &Trace, out: &mut dyn Write) -> std::io::Result<()> {
             EventKind::PrioritySet => {
                 write!(out, "prio {t} {} {}", handle(e.peer), e.new_priority().unwrap_or_default())?
             }
+            EventKind::Logged => write!(out, "log {t}")?,
         }
         out.write_all(b"\n")?;
     }

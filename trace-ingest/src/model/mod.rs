@@ -152,11 +152,16 @@ pub enum EventKind {
     /// [`Event::new_priority`] (`vTaskPrioritySet`, `rt_thread_control`):
     /// its own priority from then on, below what it may inherit.
     PrioritySet,
+    /// `task` wrote an application event to the recorder (the FreeRTOS
+    /// BTF logger's interval and tag lines): no scheduling meaning, but the
+    /// recorder's own work, which that logger does in a critical section
+    /// of the kernel's (on several cores, holding its lock).
+    Logged,
 }
 
 impl EventKind {
     /// Every kind, in declaration order.
-    pub const ALL: [EventKind; 14] = [
+    pub const ALL: [EventKind; 15] = [
         EventKind::Ready,
         EventKind::SwitchIn,
         EventKind::Preempted,
@@ -171,6 +176,7 @@ impl EventKind {
         EventKind::IsrEnter,
         EventKind::IsrExit,
         EventKind::PrioritySet,
+        EventKind::Logged,
     ];
 
     /// The switch-out reason, for the three switch-out kinds.
@@ -200,6 +206,7 @@ impl EventKind {
             EventKind::IsrEnter => "isr_enter",
             EventKind::IsrExit => "isr_exit",
             EventKind::PrioritySet => "priority_set",
+            EventKind::Logged => "logged",
         }
     }
 }

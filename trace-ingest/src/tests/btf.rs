@@ -133,6 +133,36 @@ fn freertos_dialect_merges_cores_and_attributes_kernel_objects() {
     );
 }
 
+/// The logger's application events (interval marks and tags) are logged
+/// events of the task running on their core; one written before any task
+/// ran (the allocator's tag as `main` creates the tasks) is skipped with
+/// the events corera does not use, and a stimulus of another name still is.
+#[test]
+fn freertos_dialect_reads_application_events_as_logged() {
+    let text = "#timeScale us\n\
+        1,Core_0,0,T,[0/0001]A,0,preempt,create pri:2\n\
+        1,Core_0,0,STI,tag0_event,0,trigger,4096\n\
+        1,Core_0,0,T,[0/0002]B,0,preempt,create pri:2\n\
+        3,[0/0000],0,T,[0/0001]A,0,resume,\n\
+        4,Core_0,0,STI,interval_start,0,trigger,6 tid:1\n\
+        5,Core_0,0,STI,interval_stop,0,trigger,6 tid:1\n\
+        6,[0/0001]A,0,T,[1/0002]B,0,resume,\n\
+        7,Core_1,0,STI,tag7_event,0,trigger,12\n\
+        8,Core_1,0,STI,tag8_event,0,trigger,12\n\
+        9,Core_1,0,T,[1/0002]B,0,preempt,\n";
+    let p = parse_as(text, FormatChoice::AUTO).unwrap();
+    let logged: Vec<_> = p
+        .trace
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Logged)
+        .map(|e| (e.time / 1000, e.task, e.core))
+        .collect();
+    assert_eq!(logged, vec![(4, 0, 0), (5, 0, 0), (7, 1, 1)]);
+    let joined: Vec<String> = p.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(joined.iter().any(|m| m.contains("STI tag0_event (1)") && m.contains("STI tag8_event (1)")), "{joined:?}");
+}
+
 /// FreeRTOS reuses freed memory: a semaphore deleted at 0x30 and a mutex
 /// created there later are two objects, the second named `0x30#2` with
 /// its own kind (read by address alone, the mutex was a semaphore, and a

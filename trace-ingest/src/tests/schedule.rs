@@ -594,3 +594,29 @@ fn a_wake_held_back_by_a_more_urgent_task_is_not_measured() {
     let w = trace.cross_core_wake(false).expect("six wakes onto an idle core");
     assert_eq!((w.wakes, w.median_ns), (6, 50 * US));
 }
+
+/// An application event the recorder wrote is an action at its offset and
+/// nothing else: with A's two `log` lines taken out, the schedule is the
+/// same but for those actions (a yield read from the switch that follows
+/// the second stays a yield).
+#[test]
+fn a_logged_event_is_an_action_and_changes_nothing_else() {
+    let body = "task 1 task 2 A\ntask 2 task 2 B\n\
+         0 0 rdy 1\n0 0 rdy 2\n0 0 in 1\n3 0 log 1\n9 0 log 1\n10 0 out 1 preempt\n10 0 in 2\n\
+         20 0 out 2 done\n20 0 in 1\n30 0 out 1 done\n";
+    let with = schedule(body);
+    let without = schedule(&body.replace("3 0 log 1\n", "").replace("9 0 log 1\n", ""));
+    let a = &with.tasks[0].jobs[0].phases[0];
+    let logged: Vec<_> = a.actions.iter().filter(|(_, x)| *x == Action::Logged).map(|(at, _)| *at).collect();
+    assert_eq!(logged, vec![3 * US, 9 * US]);
+    assert!(a.actions.iter().any(|(_, x)| matches!(x, Action::Yield { .. })), "{:?}", a.actions);
+    let mut stripped = with.clone();
+    for t in &mut stripped.tasks {
+        for j in &mut t.jobs {
+            for p in &mut j.phases {
+                p.actions.retain(|(_, x)| *x != Action::Logged);
+            }
+        }
+    }
+    assert_eq!(stripped.tasks, without.tasks);
+}
