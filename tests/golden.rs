@@ -298,8 +298,8 @@ fn the_stress_pair_calibrates_from_the_measured_lock_as_reviewed() {
 /// The pairs recorded here (`samples/freertos-smp-pairs/`), the pipeline
 /// with every task made ready marked: its single-core recording replayed as
 /// recorded under the recorded configuration (every task within 10 % on
-/// mean response), and calibrated against its two-core run (a good fit,
-/// exit 0: 7 of 8 kinds within 10 %, the makespan within 1 %): both
+/// mean response), and calibrated against its four-core run (a good fit,
+/// exit 0: 8 of 8 kinds within 10 %, the makespan within 1 %): both
 /// printouts as reviewed.
 #[test]
 fn recorded_pairs_replay_and_calibrate_as_reviewed() {
@@ -317,9 +317,9 @@ fn recorded_pairs_replay_and_calibrate_as_reviewed() {
     check_in("samples/freertos-smp-pairs/expected", "as-recorded.txt", &text);
     let out = corera()
         .args(["calibrate", "-q", "--platform"])
-        .arg(file("platform-2core-pipeline.toml"))
+        .arg(file("platform-4core-pipeline.toml"))
         .arg(file("pipeline-1core-ready.btf.gz"))
-        .arg(file("pipeline-2core-ready.btf.gz"))
+        .arg(file("pipeline-4core-ready.btf.gz"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));

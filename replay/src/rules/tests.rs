@@ -746,6 +746,13 @@ fn cfs_nice_levels_rank_as_one_below_real_time() {
 
 /// Replays `r` under global SMP on two cores with no costs but what `set`
 /// gives.
+/// Task `name`'s stretches in `o`'s timeline: (core, start µs, end µs).
+fn stretches_us(r: &Replay, o: &Outcome, name: &str) -> Vec<(u16, u64, u64)> {
+    let i = r.tasks.iter().position(|t| t.name == name).unwrap();
+    let mine = o.timeline.iter().filter(|s| s.task as usize == i);
+    mine.map(|s| (s.core, s.start_ns / 1000, s.end_ns / 1000)).collect()
+}
+
 fn two_cores_costing(r: &Replay, set: impl FnOnce(&mut corera_placement::Costs)) -> Outcome {
     let mut platform = Platform { costs: corera_placement::Costs::none(), ..Platform::identical(2) };
     set(&mut platform.costs);
@@ -1190,6 +1197,26 @@ fn an_application_event_holds_the_kernels_lock_on_several_cores() {
     assert_eq!((us(&one, "A"), us(&one, "B")), (Some(20), Some(40)), "one core: no lock");
 }
 
+/// A call that finds what it waits for does not block. C, P and D (one
+/// priority) ran on one core: C blocked at 10 µs, P readied it 2 µs into
+/// its run (a send or give), D ran, then C's second phase. On two cores C
+/// and P start together and P's send comes at 2, before C reaches the
+/// call it blocked in at 10: the call succeeds, C runs on to 20 on its
+/// core, and D takes it then (20 to 40). Read as the recorded block, C
+/// left its core at 10, D took it, and C waited for P's core.
+#[test]
+fn a_call_whose_signal_came_first_runs_on() {
+    let trace = log("corera-log 1 clock=us os=freertos\ntask 1 task 2 C\ntask 2 task 2 P\ntask 3 task 2 D\n\
+         task 9 idle 0 IDLE\n0 0 rdy 1\n0 0 rdy 2\n0 0 rdy 3\n0 0 in 1\n10 0 out 1 block\n10 0 in 2\n\
+         12 0 wake 2 1\n12 0 rdy 1\n30 0 out 2 done\n30 0 in 3\n50 0 out 3 done\n50 0 in 1\n\
+         60 0 out 1 done\n60 0 in 9\n");
+    let r = without_recorded_wakes(Replay::from_trace(&trace, &[]));
+    let o = two_cores(&r, Policy::Smp, None);
+    let ran = |t: &str| stretches_us(&r, &o, t);
+    assert_eq!(ran("C"), [(0, 0, 10), (0, 10, 20)], "{:?}", o.timeline);
+    assert_eq!(ran("D"), [(0, 20, 40)], "{:?}", o.timeline);
+}
+
 /// A yield enters the scheduler whatever the task it went to in the
 /// recording is doing in the replay. A, B, C and D (one priority) share
 /// one core: A yields to B at 10 µs, B blocks at 20, A at 30, then C and D
@@ -1206,12 +1233,8 @@ fn a_yield_whose_task_runs_elsewhere_still_goes_behind_its_equals() {
          20 0 out 2 block\n20 0 in 1\n30 0 out 1 block\n30 0 in 3\n40 0 out 3 block\n40 0 in 4\n\
          50 0 out 4 block\n50 0 in 9\n");
     let r = without_recorded_wakes(Replay::from_trace(&trace, &[]));
-    let index = |name: &str| r.tasks.iter().position(|t| t.name == name).unwrap();
     let o = two_cores(&r, Policy::Smp, None);
-    let ran = |t: &str| -> Vec<_> {
-        let mine = o.timeline.iter().filter(|s| s.task as usize == index(t));
-        mine.map(|s| (s.core, s.start_ns / 1000, s.end_ns / 1000)).collect()
-    };
+    let ran = |t: &str| stretches_us(&r, &o, t);
     assert_eq!(ran("A"), [(0, 0, 10), (0, 20, 30)], "{:?}", o.timeline);
     assert_eq!(ran("C"), [(0, 10, 20)], "{:?}", o.timeline);
 }

@@ -164,6 +164,10 @@ struct Sim<'a> {
     /// A task that lowered its own priority: the urgency it takes at the
     /// end of its phase (the kernel yields as the call returns).
     lowered: Vec<Option<i64>>,
+    /// Per task: its phase ended where the recording blocked, but what
+    /// released its next phase was sent first, so the call it blocked in
+    /// succeeds at once and it runs on ([`Sim::runs_on`]).
+    ran_on: Vec<bool>,
     /// Each task's urgency with what it inherits from tasks waiting on the
     /// mutexes it holds.
     inherited: Vec<i64>,
@@ -352,6 +356,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         tokens: replay.tokens.iter().zip(&replay.capacity).map(|(&t, &c)| if c > 0 { c } else { t }).collect(),
         base: replay.tasks.iter().map(|t| t.urgency).collect(),
         lowered: vec![None; n],
+        ran_on: vec![false; n],
         lock_free_at: 0,
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
@@ -513,6 +518,10 @@ impl Sim<'_> {
             // preempted one keeps its place ([`Sim::preempt`]).
             if !matches!(self.state[i], State::Running(_)) {
                 self.enqueue(i);
+                if self.ran_on[i] {
+                    // Still the task its core runs: ahead of those waiting.
+                    self.queued[i] = 0;
+                }
                 if !self.r.tasks[i].isr {
                     self.insert_in_list(i);
                 }
@@ -1014,6 +1023,7 @@ impl Sim<'_> {
                         continue;
                     }
                 }
+                let runs_on = hand_to.is_none() && self.lowered[i].is_none() && self.runs_on(i, g, now);
                 // End of the phase.
                 self.stop(i, now);
                 if let Some(u) = self.lowered[i].take() {
@@ -1047,6 +1057,11 @@ impl Sim<'_> {
                 let next = if self.job[i] >= jobs { State::Done } else { State::Waiting };
                 self.set_state(i, next, now);
                 self.refresh(i);
+                if runs_on && next == State::Waiting {
+                    self.rel[i] = now;
+                    self.releases.push(std::cmp::Reverse((now, i as u32)));
+                    self.ran_on[i] = true;
+                }
                 if job_done {
                     self.end_span(i, gj, now);
                 }
@@ -1242,6 +1257,21 @@ impl Sim<'_> {
         self.charge(i, from - now + hold, |o| &mut o.lock_ns);
     }
 
+    /// Whether task `i`, whose phase (global `g`) ends at `now` where the
+    /// recording blocked, runs on instead: its next phase is released by a
+    /// signal sent already (the give, send or notification it blocked for
+    /// came first here), so the call it blocked in finds what it waited
+    /// for and the kernel never switches it out.
+    fn runs_on(&self, i: usize, g: usize, now: u64) -> bool {
+        // One core replays the recorded order: a task's sender ran before
+        // it only where the recording shows it.
+        if self.k < 2 || self.r.tasks[i].isr {
+            return false;
+        }
+        let last = self.f.job_phase[self.f.job_base[i + 1] as usize] as usize;
+        g + 1 < last && self.f.release[g + 1] == SIGNALLED && self.sent[g + 1] <= now
+    }
+
     /// Task `i` starts on `core` at `now`: straight after another task
     /// left it, it pays a context switch; so it does as the core comes up
     /// running a task the recording never shows switched in
@@ -1267,7 +1297,8 @@ impl Sim<'_> {
     }
 
     fn start(&mut self, i: usize, core: u16, now: u64) {
-        if !self.r.tasks[i].isr {
+        let ran_on = std::mem::take(&mut self.ran_on[i]) && now == self.wait_from[i];
+        if !self.r.tasks[i].isr && !ran_on {
             self.enter_kernel(i, self.s.platform.costs.lock.switch_ns, now);
             if self.switch_cost > 0 {
                 self.context_switch(i, core, now);
