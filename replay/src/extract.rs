@@ -36,6 +36,10 @@ pub struct ReplayTask {
     pub isr: bool,
     /// Urgency: larger runs first (the trace's priority, oriented).
     pub urgency: i64,
+    /// The recording ends each of its jobs where it blocked (it reports
+    /// no job's end): a block a replay makes inside a job ends it there
+    /// too ([`TaskSchedule::jobs_end_at_blocks`](corera_trace_ingest::TaskSchedule::jobs_end_at_blocks)).
+    pub jobs_end_at_blocks: bool,
     /// Its jobs in order; [`Action::Signal`] targets and
     /// [`Release::Signal`] sources are replay task indices.
     pub jobs: Vec<Job>,
@@ -75,6 +79,9 @@ pub struct RecordedQueue {
     /// The most items it held at once: sends less receives, from the
     /// fewest (what it held when the recording began is unknown).
     pub peak: u32,
+    /// The fewest items it held when the recording began: what its
+    /// recorded receives take before the sends that fill it.
+    pub at_start: u32,
 }
 
 /// The replayable workload of a trace.
@@ -226,6 +233,7 @@ impl Replay {
                     name: t.name.clone(),
                     isr: t.kind == TaskKind::Isr,
                     urgency: i64::from(oriented(t.priority.unwrap_or(0))),
+                    jobs_end_at_blocks: recorded.jobs_end_at_blocks && t.kind != TaskKind::Isr,
                     jobs,
                     deadline_ns: deadlines.get(id).copied().flatten(),
                     let_ns: None,
@@ -424,7 +432,11 @@ fn tokens(held: &[Held]) -> Vec<u32> {
 fn queues(trace: &Trace, held: &[Held]) -> Vec<Option<RecordedQueue>> {
     let peak = |h: &Held| u32::try_from(h.items.1 - h.items.0).unwrap_or(u32::MAX);
     let queue = |(o, h): (&corera_trace_ingest::Object, &Held)| {
-        (o.kind == ObjectKind::Queue).then(|| RecordedQueue { name: o.name.clone(), peak: peak(h) })
+        (o.kind == ObjectKind::Queue).then(|| RecordedQueue {
+            name: o.name.clone(),
+            peak: peak(h),
+            at_start: u32::try_from(-h.items.0).unwrap_or(u32::MAX),
+        })
     };
     trace.objects.iter().zip(held).map(queue).collect()
 }

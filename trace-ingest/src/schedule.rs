@@ -335,6 +335,9 @@ pub struct TaskSchedule {
     pub interrupted: Vec<Stretch>,
     /// Its jobs, in release order.
     pub jobs: Vec<Job>,
+    /// It reports no job's end (no `Finished` event), so each of its jobs
+    /// ends where it blocked, as a recorder shows it.
+    pub jobs_end_at_blocks: bool,
 }
 
 impl TaskSchedule {
@@ -1397,6 +1400,7 @@ impl<'a> Builder<'a> {
         }
         for t in 0..self.tasks.len() {
             self.ready_until(t, end);
+            self.tasks[t].jobs_end_at_blocks = !self.reports_finish[t];
         }
         for task in &mut self.tasks {
             clip(&mut task.ready, &self.gaps);

@@ -102,6 +102,8 @@ pub(super) fn plan(w: &Resolved, seed: u64, quantum: u64, end: u64) -> Result<Pl
             name: t.name.clone(),
             isr: t.isr,
             urgency: i64::from(t.priority),
+            // The generator's jobs end where its recorder says.
+            jobs_end_at_blocks: false,
             jobs,
             deadline_ns: None,
             let_ns: None,

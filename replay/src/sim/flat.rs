@@ -20,6 +20,9 @@ pub(super) const PERIODIC: u64 = u64::MAX - 3;
 /// A phase whose wake the recording does not show, in [`Flat::local_wake`]
 /// and [`Flat::cross_wake`].
 pub(super) const NO_WAKE: u64 = u64::MAX;
+/// A job the task runs straight into as its previous one ends, with no
+/// switch ([`Followed::own_blocks`]), in [`Flat::release`].
+pub(super) const CONTINUES: u64 = u64::MAX - 4;
 
 /// The jobs of a replay in flat arrays, in task, job and phase order (a
 /// phase's global id is its place in them), so that the simulator's
@@ -63,6 +66,9 @@ pub(super) struct Followed {
     pub(super) queue_calls: bool,
     /// The recorder's application events: they hold the kernel's lock.
     pub(super) logged: bool,
+    /// The replay blocks where the objects say, not where the recording
+    /// did ([`own_blocks`]).
+    pub(super) own_blocks: bool,
 }
 
 impl Flat {
@@ -90,13 +96,18 @@ impl Flat {
             actions: Vec::new(),
         };
         f.job_base = crate::chain::job_bases(replay);
-        for t in &replay.tasks {
-            for j in &t.jobs {
+        let (retried, resumed) = if followed.own_blocks { own_blocks(replay) } else { Default::default() };
+        for (ti, t) in replay.tasks.iter().enumerate() {
+            for (ji, j) in t.jobs.iter().enumerate() {
+                let at = (ti as u32, ji as u32);
+                let skipped = retried.contains(&at);
+                let continues = skipped || resumed.contains(&at);
                 f.job_phase.push(f.exec.len() as u32);
                 f.job_finished.push(j.finished());
                 f.job_counted.push(!j.spans_gap);
-                for p in &j.phases {
+                for (pi, p) in j.phases.iter().enumerate() {
                     f.release.push(match p.release {
+                        _ if continues && pi == 0 => CONTINUES,
                         Release::Timer(at) => at.min(PERIODIC - 1),
                         Release::Signal { .. } => SIGNALLED,
                         Release::Delay { .. } => DELAYED,
@@ -112,7 +123,7 @@ impl Flat {
                     let wake = |across| p.wake.filter(|w| w.across == across).map_or(NO_WAKE, |w| w.ns);
                     f.local_wake.push(wake(false));
                     f.cross_wake.push(wake(true));
-                    f.exec.push(p.exec_ns);
+                    f.exec.push(if skipped { 0 } else { p.exec_ns });
                     f.action_base.push(f.actions.len() as u32);
                     let kept = |a: &&(u64, Action)| match a.1 {
                         Action::Send(_) | Action::Receive(_) => followed.queue_calls,
@@ -127,7 +138,17 @@ impl Flat {
                         Action::Yield { target } => replay.tasks[target as usize].urgency == t.urgency,
                         _ => true,
                     };
-                    f.actions.extend(p.actions.iter().filter(kept));
+                    // A signal that released a job the task now runs
+                    // straight into goes.
+                    let aimed = |a: &&(u64, Action)| match a.1 {
+                        Action::Signal { target, job, .. } => {
+                            !retried.contains(&(target, job)) && !resumed.contains(&(target, job))
+                        }
+                        _ => true,
+                    };
+                    if !skipped {
+                        f.actions.extend(p.actions.iter().filter(kept).filter(aimed));
+                    }
                 }
             }
         }
@@ -136,3 +157,64 @@ impl Flat {
         f
     }
 }
+
+/// On more cores than recorded, where each job of a task ends where the
+/// recording blocked (the task reports no job ends), the jobs that open
+/// with a call that blocks by its object's state (a take; a send or a
+/// receive on a queue of known length) and were released by another
+/// task's call on that object, and the failed retries before them: jobs
+/// of one phase, released by a call on the same object, that ran no
+/// call, signal or priority change (another task took what the call
+/// waited for first, and it blocked again). Those are the recorded cores'
+/// contention. The replay runs the task straight on into them, the
+/// retries at no cost, and its call blocks as the object then stands.
+/// Returns (the retries, the jobs that open with the call), each (task,
+/// job).
+fn own_blocks(replay: &Replay) -> (Jobs, Jobs) {
+    let quiet = |a: &Action| matches!(a, Action::Logged | Action::Next { .. });
+    let on = |a: &Action| match *a {
+        Action::Take(o) => Some(o),
+        Action::Send(o) | Action::Receive(o) if replay.capacity[o as usize] > 0 => Some(o),
+        _ => None,
+    };
+    // The objects of the calls that released each (task, job): those at
+    // the signal's own offset before it.
+    let mut released_by: std::collections::HashMap<(u32, u32), Vec<u32>> = Default::default();
+    for phase in replay.tasks.iter().flat_map(|t| &t.jobs).flat_map(|j| &j.phases) {
+        for (k, &(at, a)) in phase.actions.iter().enumerate() {
+            let Action::Signal { target, job, phase: 0, .. } = a else { continue };
+            let calls = phase.actions[..k].iter().rev().take_while(|(o, _)| *o == at);
+            let objects = calls.filter_map(|(_, a)| match *a {
+                Action::Give(o) | Action::Send(o) | Action::Receive(o) => Some(o),
+                _ => None,
+            });
+            released_by.entry((target, job)).or_default().extend(objects);
+        }
+    }
+    let by = |t: usize, j: usize, o: u32| released_by.get(&(t as u32, j as u32)).is_some_and(|v| v.contains(&o));
+    let (mut retried, mut resumed) = (Jobs::new(), Jobs::new());
+    for (ti, t) in replay.tasks.iter().enumerate() {
+        if !t.jobs_end_at_blocks {
+            continue;
+        }
+        let mut run = Vec::new();
+        for (ji, job) in t.jobs.iter().enumerate().skip(1) {
+            let actions = &job.phases[0].actions;
+            if actions.iter().all(|(_, a)| quiet(a)) {
+                run.push(ji);
+                continue;
+            }
+            let opens = actions.iter().map(|(_, a)| a).find(|a| !quiet(a)).and_then(on);
+            if let Some(o) = opens.filter(|&o| by(ti, ji, o)) {
+                let retries = run.iter().rev().take_while(|&&r| by(ti, r, o));
+                retried.extend(retries.map(|&r| (ti as u32, r as u32)));
+                resumed.insert((ti as u32, ji as u32));
+            }
+            run.clear();
+        }
+    }
+    (retried, resumed)
+}
+
+/// Jobs of a replay's tasks, each (task, job).
+type Jobs = std::collections::HashSet<(u32, u32)>;

@@ -56,7 +56,7 @@ mod schedule;
 mod tests;
 
 use choices::Pending;
-use flat::{DELAYED, Flat, Followed, PERIODIC, RESELECTED, SIGNALLED};
+use flat::{CONTINUES, DELAYED, Flat, Followed, PERIODIC, RESELECTED, SIGNALLED};
 pub(crate) use hook::{Hook, Out};
 pub use outcome::{Flow, KEEPS_UP, Outcome, Overheads, Segment, Spans, TaskResult};
 pub use policy::Policy;
@@ -88,6 +88,8 @@ enum State {
     Running(u16),
     /// Waiting for an object held by another task.
     Blocked(u32),
+    /// Waiting for an item of a queue ([`Sim::own_blocks`]).
+    Receiving(u32),
     /// All jobs done.
     Done,
 }
@@ -175,6 +177,12 @@ struct Sim<'a> {
     /// Per task, the release of the first job of its span in progress
     /// (`NOT_FIRED`: none), and whether every job in it counts.
     span_from: Vec<(u64, bool)>,
+    /// The replay blocks where the objects say, not where the recording
+    /// did: on more cores than recorded, a receive waits for an item of a
+    /// queue of known length ([`Flat`]'s `own_blocks`).
+    own_blocks: bool,
+    /// Per queue of known length, the items it holds.
+    items: Vec<u32>,
     /// Per global job, when it was released, first ran and finished (kept
     /// only when the replay has chains to measure).
     job_times: Vec<JobTimes>,
@@ -308,6 +316,7 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         Followed {
             queue_calls: bounded || (k > 1 && (lock.take_ns > 0 || lock.give_ns > 0)),
             logged: k > 1 && lock.logged_ns > 0,
+            own_blocks: k > replay.recorded_cores,
         },
     );
     let total = flat.exec.len();
@@ -361,6 +370,8 @@ fn simulate_with<'a>(replay: &'a Replay, setup: &'a Setup<'a>, hook: Option<&'a 
         inherited: replay.tasks.iter().map(|t| t.urgency).collect(),
         responses: vec![Vec::new(); n],
         span_from: vec![(NOT_FIRED, true); n],
+        own_blocks: k > replay.recorded_cores,
+        items: replay.queues.iter().map(|q| q.as_ref().map_or(0, |q| q.at_start)).collect(),
         job_times: if replay.chains.is_empty() { Vec::new() } else { vec![JobTimes::NONE; flat_jobs] },
         out: Outcome::empty(setup.policy, k, replay),
         seg_start: vec![0; n],
@@ -565,7 +576,7 @@ impl Sim<'_> {
             // A recorded delay includes the dispatch path.
             DELAYED => self.timer_release(i, g),
             // Ready throughout: it owes the switch instead.
-            RESELECTED => self.wait_from[i],
+            RESELECTED | CONTINUES => self.wait_from[i],
             _ => self.timer_release(i, g).saturating_add(self.timer_dispatch(i, g)),
         };
         self.rel[i] = if at == NOT_FIRED { NOT_FIRED } else { at.max(self.wait_from[i]) };
@@ -585,7 +596,7 @@ impl Sim<'_> {
         let id = self.global_phase(i);
         match self.f.release[id] {
             SIGNALLED => self.made_ready[id].max(self.wait_from[i]),
-            DELAYED | RESELECTED => now,
+            DELAYED | RESELECTED | CONTINUES => now,
             _ => now.saturating_sub(self.timer_dispatch(i, id)),
         }
     }
@@ -866,7 +877,7 @@ impl Sim<'_> {
             }
             let new_job = self.phase[i] == 0;
             self.tell(|h| h.released(now, i, new_job, None));
-            if new_job {
+            if new_job && self.f.release[id] != CONTINUES {
                 // Release to finish: from the recorded time or the send,
                 // so that a cross-core latency and a backlog behind the
                 // task's own previous job count in the response.
@@ -906,6 +917,7 @@ impl Sim<'_> {
                 let (signal, bytes) = self.arrival_cost[id];
                 (self.sent[id].min(at), signal, bytes)
             }
+            CONTINUES => (self.job_release[i], 0, 0),
             _ => (self.timer_release(i, id), 0, 0),
         }
     }
@@ -1035,7 +1047,10 @@ impl Sim<'_> {
                 if !job_done {
                     self.phase[i] += 1;
                 } else {
-                    if self.f.job_finished[gj] {
+                    // A job the task runs straight on from counts with the
+                    // next.
+                    let continues = self.f.release.get(self.f.job_phase[gj + 1] as usize) == Some(&CONTINUES);
+                    if self.f.job_finished[gj] && !continues {
                         if self.f.job_counted[gj] {
                             self.responses[i].push(now - self.job_release[i]);
                         }
@@ -1105,12 +1120,87 @@ impl Sim<'_> {
             Action::Send(obj) => {
                 let blocked = self.take(i, core, obj, now);
                 self.tell(|h| h.acted(now, i, at, action, blocked));
+                if !blocked {
+                    self.deliver(obj, now);
+                }
+            }
+            Action::Receive(obj) if self.own_blocks && self.items[obj as usize] == 0 => {
+                self.block(i, core, State::Receiving(obj), now);
+                self.tell(|h| h.acted(now, i, at, action, true));
             }
             Action::Receive(obj) => {
                 self.tell(|h| h.acted(now, i, at, action, false));
+                self.items[obj as usize] = self.items[obj as usize].saturating_sub(1);
                 self.give(obj, i, now);
             }
             _ => unreachable!("only queue calls"),
+        }
+    }
+
+    /// Running task `i` on `core` blocks inside its phase at `now`, in
+    /// `state`.
+    fn block(&mut self, i: usize, core: u16, state: State, now: u64) {
+        self.stop(i, now);
+        self.tell(|h| h.switched_out(now, core, i, Out::Blocked));
+        self.cut_job(i, now);
+        self.set_state(i, state, now);
+        self.enqueue(i);
+    }
+
+    /// A send's item arrives in queue `obj` at `now` (where the replay
+    /// counts them, [`Sim::own_blocks`]): its most urgent waiting
+    /// receiver (the first to wait among equals) takes it and frees its
+    /// place, else the queue holds it.
+    pub(super) fn deliver(&mut self, obj: u32, now: u64) {
+        if !self.own_blocks {
+            return;
+        }
+        let receiver = (0..self.r.tasks.len())
+            .filter(|&j| self.state[j] == State::Receiving(obj))
+            .max_by_key(|&j| (self.urgency(j), std::cmp::Reverse(self.queued[j])));
+        match receiver {
+            Some(j) => {
+                self.set_state(j, State::Ready, now);
+                self.resume_job(j, now);
+                self.tell(|h| h.released(now, j, false, None));
+                self.give(obj, j, now);
+            }
+            None => {
+                let cap = self.r.capacity[obj as usize];
+                let n = &mut self.items[obj as usize];
+                *n = (*n + 1).min(cap.max(1));
+            }
+        }
+    }
+
+    /// Task `i` blocks inside its job at `now` (a take, a send to a full
+    /// queue, a receive from an empty one) where the replay makes its own
+    /// blocks ([`Sim::own_blocks`]) and the recording cut the task's jobs
+    /// where it blocked: a recorder cuts its job and its span there, and
+    /// the next runs from the call that readies it ([`Sim::resume_job`]).
+    fn cut_job(&mut self, i: usize, now: u64) {
+        if !self.own_blocks || !self.r.tasks[i].jobs_end_at_blocks {
+            return;
+        }
+        let gj = self.global_job(i);
+        if self.f.job_counted[gj] {
+            self.responses[i].push(now - self.job_release[i]);
+        }
+        let (from, counted) = std::mem::replace(&mut self.span_from[i], (NOT_FIRED, true));
+        let from = if from == NOT_FIRED { self.job_release[i] } else { from };
+        if counted && self.f.job_counted[gj] {
+            let spans = &mut self.out.tasks[i].spans;
+            spans.count += 1;
+            spans.total_ns += now - from;
+        }
+    }
+
+    /// Task `j`, blocked inside its job, is made ready at `now`: where
+    /// [`Sim::cut_job`] cut its job, the next runs from here.
+    pub(super) fn resume_job(&mut self, j: usize, now: u64) {
+        if self.own_blocks && self.r.tasks[j].jobs_end_at_blocks {
+            self.job_release[j] = now;
+            self.span_from[j] = (now, true);
         }
     }
 
@@ -1135,10 +1225,7 @@ impl Sim<'_> {
         if free {
             return false;
         }
-        self.stop(i, now);
-        self.tell(|h| h.switched_out(now, core, i, Out::Blocked));
-        self.set_state(i, State::Blocked(obj), now);
-        self.enqueue(i);
+        self.block(i, core, State::Blocked(obj), now);
         if self.r.mutexes[o] {
             self.lend(i, obj);
         }
@@ -1269,7 +1356,8 @@ impl Sim<'_> {
             return false;
         }
         let last = self.f.job_phase[self.f.job_base[i + 1] as usize] as usize;
-        g + 1 < last && self.f.release[g + 1] == SIGNALLED && self.sent[g + 1] <= now
+        g + 1 < last
+            && (self.f.release[g + 1] == CONTINUES || self.f.release[g + 1] == SIGNALLED && self.sent[g + 1] <= now)
     }
 
     /// Task `i` starts on `core` at `now`: straight after another task

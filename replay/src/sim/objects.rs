@@ -65,12 +65,12 @@ impl Sim<'_> {
     pub(super) fn grant_a_stuck_take(&mut self, now: u64) -> bool {
         let stuck = (0..self.r.tasks.len())
             .filter_map(|j| match self.state[j] {
-                State::Blocked(obj) => Some((j, obj)),
+                State::Blocked(obj) | State::Receiving(obj) => Some((j, obj)),
                 _ => None,
             })
             .max_by_key(|&(j, _)| (self.urgency(j), std::cmp::Reverse(j)));
         let Some((j, obj)) = stuck else { return false };
-        if self.r.mutexes[obj as usize] {
+        if self.r.mutexes[obj as usize] && self.state[j] == State::Blocked(obj) {
             // The holder (blocked elsewhere) no longer holds it, nor what
             // waiting on it lent.
             let held_by = self.holder[obj as usize].replace(j as u32);
@@ -79,6 +79,7 @@ impl Sim<'_> {
             }
         }
         self.set_state(j, State::Ready, now);
+        self.resume_job(j, now);
         self.tell(|h| h.released(now, j, false, None));
         self.dirty = true;
         self.out.deadlocks += 1;
@@ -105,7 +106,12 @@ impl Sim<'_> {
                     self.holder[obj as usize] = Some(j as u32);
                 }
                 self.set_state(j, State::Ready, now);
+                self.resume_job(j, now);
                 self.tell(|h| h.released(now, j, false, Some(by)));
+                // A sender that waited for a place sends its item now.
+                if !mutex && self.r.capacity[obj as usize] > 0 {
+                    self.deliver(obj, now);
+                }
             }
             // A queue has no more free places than its length (a receive
             // of an item sent before the replay began frees none).

@@ -92,3 +92,55 @@ fn jobs_with_no_block_between_are_one_as_a_recorder_would_cut_them() {
     assert_eq!(one.tasks[1].spans, Spans { count: 3, total_ns: 30_000 });
     assert_eq!(one.tasks[1].spans.total_ns / one.tasks[1].spans.count, 10_000);
 }
+
+/// Two consumers C1 and C2 (priority 3) block in their receives on queue
+/// `q` (two places) as they start; P (5) sends two items at 9 and 14 µs,
+/// each readying one of them, and sleeps; C1 takes both, so C2's turn at
+/// 26 µs finds the queue empty: a failed retry, 2 µs with no call, and it
+/// blocks again until P's send at 45 µs.
+const FAILED_RETRY: &str = "corera-log 1 clock=us\ntask 1 task 5 P\ntask 2 task 3 C1\ntask 3 task 3 C2\n\
+    task 9 idle 0 IDLE\nobj q queue\n0 0 rdy 2\n0 0 rdy 3\n0 0 in 2\n2 0 out 2 block\n2 0 in 3\n4 0 out 3 block\n\
+    4 0 rdy 1\n4 0 in 1\n9 0 send 1 q 4 2\n9 0 rdy 2\n14 0 send 1 q 4 3\n14 0 rdy 3\n16 0 out 1 block\n\
+    16 0 in 2\n16 0 recv 2 q 4\n18 0 recv 2 q 4\n26 0 out 2 block\n26 0 in 3\n28 0 out 3 block\n28 0 in 9\n\
+    40 0 rdy 1\n40 0 in 1\n45 0 send 1 q 4 3\n45 0 rdy 3\n47 0 out 1 block\n47 0 in 3\n47 0 recv 3 q 4\n\
+    57 0 out 3 block\n57 0 in 9\n";
+
+/// Task `name`'s stretches in `o`'s timeline, (core, start µs, end µs).
+fn stretches_us(r: &Replay, o: &Outcome, name: &str) -> Vec<(u16, u64, u64)> {
+    let i = r.tasks.iter().position(|t| t.name == name).unwrap();
+    let mine = o.timeline.iter().filter(|s| s.task as usize == i);
+    mine.map(|s| (s.core, s.start_ns / 1000, s.end_ns / 1000)).collect()
+}
+
+fn on(r: &Replay, policy: Policy, cores: u16) -> Outcome {
+    let platform = Platform { costs: Costs::none(), ..Platform::identical(cores) };
+    simulate(r, &Setup { policy, platform: &platform, core_of: None, masks: None, timeline: true })
+}
+
+/// On more cores than recorded, a task whose jobs end where it blocked
+/// blocks where the objects say: it runs straight on into the call it
+/// blocked in, which waits while the queue is empty, and the failed
+/// retries of the recorded core are gone. On two cores C1 and C2 block
+/// in their receives as they start; P's first item goes to C1 (the first
+/// to wait), its second to C2, which then runs its 10 µs at once; C1
+/// blocks in its second receive until P's send at 45 µs. The replay used
+/// to keep C2's failed retry, released by P's second send (run 16 to
+/// 18 µs), and its last job for P's third (45 to 55 µs). One core
+/// replays the recording as it was.
+#[test]
+fn on_more_cores_a_call_blocks_where_its_object_says() {
+    let mut r = replay(FAILED_RETRY);
+    r.set_kernel(&Kernel { queue_length: Some(2), ..Kernel::default() }).unwrap();
+    let two = on(&r, Policy::Smp, 2);
+    let ran = |t: &str| stretches_us(&r, &two, t);
+    assert_eq!(ran("C2"), [(1, 0, 2), (1, 14, 24)], "{:?}", two.timeline);
+    assert_eq!(ran("C1"), [(0, 0, 2), (1, 9, 11), (1, 45, 53)], "{:?}", two.timeline);
+    // Each block the replay made ends a job, as a recorder cuts them: C2
+    // 2 µs to its first receive, then 10 from P's item to its end.
+    assert_eq!(two.tasks[2].spans, Spans { count: 2, total_ns: 12_000 });
+    assert_eq!(two.tasks[2].jobs, 2);
+    let one = on(&r, Policy::Single, 1);
+    let ran = |t: &str| stretches_us(&r, &one, t);
+    assert_eq!(ran("C2"), [(0, 2, 4), (0, 26, 28), (0, 47, 57)], "{:?}", one.timeline);
+    assert_eq!(ran("C1"), [(0, 0, 2), (0, 16, 26)], "{:?}", one.timeline);
+}
