@@ -96,12 +96,20 @@ impl Flat {
             actions: Vec::new(),
         };
         f.job_base = crate::chain::job_bases(replay);
-        let (retried, resumed) = if followed.own_blocks { own_blocks(replay) } else { Default::default() };
+        let jobs = f.job_base.last().copied().unwrap_or(0) as usize;
+        let (retried, resumed) =
+            if followed.own_blocks { own_blocks(replay, &f.job_base) } else { (vec![false; jobs], vec![false; jobs]) };
+        // A signal's target job, globally, if it names one of the task's
+        // (not the task's next, whichever that is).
+        let global = |t: u32, j: u32| {
+            let (from, to) = (f.job_base[t as usize] as usize, f.job_base[t as usize + 1] as usize);
+            Some(from + j as usize).filter(|&g| g < to)
+        };
         for (ti, t) in replay.tasks.iter().enumerate() {
             for (ji, j) in t.jobs.iter().enumerate() {
-                let at = (ti as u32, ji as u32);
-                let skipped = retried.contains(&at);
-                let continues = skipped || resumed.contains(&at);
+                let at = f.job_base[ti] as usize + ji;
+                let skipped = retried[at];
+                let continues = skipped || resumed[at];
                 f.job_phase.push(f.exec.len() as u32);
                 f.job_finished.push(j.finished());
                 f.job_counted.push(!j.spans_gap);
@@ -142,7 +150,7 @@ impl Flat {
                     // straight into goes.
                     let aimed = |a: &&(u64, Action)| match a.1 {
                         Action::Signal { target, job, .. } => {
-                            !retried.contains(&(target, job)) && !resumed.contains(&(target, job))
+                            global(target, job).is_none_or(|at| !retried[at] && !resumed[at])
                         }
                         _ => true,
                     };
@@ -168,53 +176,63 @@ impl Flat {
 /// waited for first, and it blocked again). Those are the recorded cores'
 /// contention. The replay runs the task straight on into them, the
 /// retries at no cost, and its call blocks as the object then stands.
-/// Returns (the retries, the jobs that open with the call), each (task,
-/// job).
-fn own_blocks(replay: &Replay) -> (Jobs, Jobs) {
+/// Returns, per global job (`job_base`: each task's first), whether it is
+/// such a retry, and whether it opens with such a call.
+fn own_blocks(replay: &Replay, job_base: &[u32]) -> (Vec<bool>, Vec<bool>) {
+    let jobs = job_base.last().copied().unwrap_or(0) as usize;
+    let (mut retried, mut resumed) = (vec![false; jobs], vec![false; jobs]);
+    if !replay.tasks.iter().any(|t| t.jobs_end_at_blocks) {
+        return (retried, resumed);
+    }
     let quiet = |a: &Action| matches!(a, Action::Logged | Action::Next { .. });
     let on = |a: &Action| match *a {
         Action::Take(o) => Some(o),
         Action::Send(o) | Action::Receive(o) if replay.capacity[o as usize] > 0 => Some(o),
         _ => None,
     };
-    // The objects of the calls that released each (task, job): those at
-    // the signal's own offset before it.
-    let mut released_by: std::collections::HashMap<(u32, u32), Vec<u32>> = Default::default();
+    let global = |t: usize, j: usize| job_base[t] as usize + j;
+    // The objects of the calls that released each job, (global job,
+    // object): those at the signal's own offset before it.
+    let mut released_by: Vec<(usize, u32)> = Vec::new();
     for phase in replay.tasks.iter().flat_map(|t| &t.jobs).flat_map(|j| &j.phases) {
         for (k, &(at, a)) in phase.actions.iter().enumerate() {
             let Action::Signal { target, job, phase: 0, .. } = a else { continue };
+            if !replay.tasks[target as usize].jobs_end_at_blocks {
+                continue;
+            }
             let calls = phase.actions[..k].iter().rev().take_while(|(o, _)| *o == at);
             let objects = calls.filter_map(|(_, a)| match *a {
                 Action::Give(o) | Action::Send(o) | Action::Receive(o) => Some(o),
                 _ => None,
             });
-            released_by.entry((target, job)).or_default().extend(objects);
+            if job as usize >= replay.tasks[target as usize].jobs.len() {
+                continue;
+            }
+            released_by.extend(objects.map(|o| (global(target as usize, job as usize), o)));
         }
     }
-    let by = |t: usize, j: usize, o: u32| released_by.get(&(t as u32, j as u32)).is_some_and(|v| v.contains(&o));
-    let (mut retried, mut resumed) = (Jobs::new(), Jobs::new());
+    released_by.sort_unstable();
+    let by = |t: usize, j: usize, o: u32| released_by.binary_search(&(global(t, j), o)).is_ok();
     for (ti, t) in replay.tasks.iter().enumerate() {
         if !t.jobs_end_at_blocks {
             continue;
         }
         let mut run = Vec::new();
         for (ji, job) in t.jobs.iter().enumerate().skip(1) {
-            let actions = &job.phases[0].actions;
-            if actions.iter().all(|(_, a)| quiet(a)) {
+            let Some(first) = job.phases.first() else { continue };
+            if first.actions.iter().all(|(_, a)| quiet(a)) {
                 run.push(ji);
                 continue;
             }
-            let opens = actions.iter().map(|(_, a)| a).find(|a| !quiet(a)).and_then(on);
+            let opens = first.actions.iter().map(|(_, a)| a).find(|a| !quiet(a)).and_then(on);
             if let Some(o) = opens.filter(|&o| by(ti, ji, o)) {
-                let retries = run.iter().rev().take_while(|&&r| by(ti, r, o));
-                retried.extend(retries.map(|&r| (ti as u32, r as u32)));
-                resumed.insert((ti as u32, ji as u32));
+                for &r in run.iter().rev().take_while(|&&r| by(ti, r, o)) {
+                    retried[global(ti, r)] = true;
+                }
+                resumed[global(ti, ji)] = true;
             }
             run.clear();
         }
     }
     (retried, resumed)
 }
-
-/// Jobs of a replay's tasks, each (task, job).
-type Jobs = std::collections::HashSet<(u32, u32)>;
