@@ -340,4 +340,4 @@ fn trim(v: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

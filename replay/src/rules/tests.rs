@@ -747,7 +747,7 @@ fn cfs_nice_levels_rank_as_one_below_real_time() {
 /// Replays `r` under global SMP on two cores with no costs but what `set`
 /// gives.
 /// Task `name`'s stretches in `o`'s timeline: (core, start µs, end µs).
-fn stretches_us(r: &Replay, o: &Outcome, name: &str) -> Vec<(u16, u64, u64)> {
+pub(crate) fn stretches_us(r: &Replay, o: &Outcome, name: &str) -> Vec<(u16, u64, u64)> {
     let i = r.tasks.iter().position(|t| t.name == name).unwrap();
     let mine = o.timeline.iter().filter(|s| s.task as usize == i);
     mine.map(|s| (s.core, s.start_ns / 1000, s.end_ns / 1000)).collect()

@@ -4,6 +4,7 @@
 use corera_placement::{Costs, Kernel, Platform};
 use corera_trace_ingest::{FormatChoice, ReadOptions, read};
 
+use crate::rules::tests::stretches_us;
 use crate::{Outcome, Policy, Replay, ReplayError, Setup, Spans, simulate};
 
 /// A producer P sends three items on queue `q`, 5 µs apart; the consumer
@@ -104,13 +105,6 @@ const FAILED_RETRY: &str = "corera-log 1 clock=us\ntask 1 task 5 P\ntask 2 task 
     16 0 in 2\n16 0 recv 2 q 4\n18 0 recv 2 q 4\n26 0 out 2 block\n26 0 in 3\n28 0 out 3 block\n28 0 in 9\n\
     40 0 rdy 1\n40 0 in 1\n45 0 send 1 q 4 3\n45 0 rdy 3\n47 0 out 1 block\n47 0 in 3\n47 0 recv 3 q 4\n\
     57 0 out 3 block\n57 0 in 9\n";
-
-/// Task `name`'s stretches in `o`'s timeline, (core, start µs, end µs).
-fn stretches_us(r: &Replay, o: &Outcome, name: &str) -> Vec<(u16, u64, u64)> {
-    let i = r.tasks.iter().position(|t| t.name == name).unwrap();
-    let mine = o.timeline.iter().filter(|s| s.task as usize == i);
-    mine.map(|s| (s.core, s.start_ns / 1000, s.end_ns / 1000)).collect()
-}
 
 fn on(r: &Replay, policy: Policy, cores: u16) -> Outcome {
     let platform = Platform { costs: Costs::none(), ..Platform::identical(cores) };
